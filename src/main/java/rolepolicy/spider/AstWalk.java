@@ -1,0 +1,25 @@
+package rolepolicy.spider;
+
+import java.util.List;
+import rolepolicy.model.ColumnRef;
+import rolepolicy.model.FromTable;
+import rolepolicy.model.QueryShape;
+import rolepolicy.model.SelectItem;
+
+/**
+ * What walking one Spider AST found.
+ *
+ * @param refs the column references in walk order
+ * @param shape whole-query flags
+ * @param problems why parts could not be resolved, each naming its place in the AST
+ * @param fromTables the tables of the top-level FROM, in FROM order
+ * @param selectItems the top-level SELECT items
+ * @param tables every table the query reads, at any depth, in first-seen order
+ */
+public record AstWalk(
+    List<ColumnRef> refs,
+    QueryShape shape,
+    List<String> problems,
+    List<FromTable> fromTables,
+    List<SelectItem> selectItems,
+    List<String> tables) {}

@@ -1,0 +1,243 @@
+package rolepolicy.spider;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import rolepolicy.model.ColumnRef;
+import rolepolicy.model.FromTable;
+import rolepolicy.model.QueryShape;
+import rolepolicy.model.Role;
+import rolepolicy.model.SelectItem;
+
+/**
+ * Lists the column references of a Spider AST with role and effective aggregate, in the walk order
+ * of SPEC §4. Never throws on a bad AST: what it cannot resolve is reported in {@link
+ * AstWalk#problems()}.
+ */
+public final class AstWalker {
+  private static final String[] SET_OPERATIONS = {"intersect", "union", "except"};
+
+  private final Schema schema;
+
+  public AstWalker(Schema schema) {
+    this.schema = schema;
+  }
+
+  public AstWalk walk(JsonNode sql) {
+    Walk walk = new Walk();
+    if (sql == null || sql.isNull() || sql.isMissingNode()) {
+      walk.problems.add("the record has no 'sql' AST");
+    } else {
+      try {
+        walk.query(sql, "", null, true);
+      } catch (MalformedAst e) {
+        walk.problems.add(e.getMessage());
+      }
+    }
+    return new AstWalk(
+        List.copyOf(walk.refs),
+        new QueryShape(walk.selectStar, !walk.problems.isEmpty(), walk.setOperation),
+        List.copyOf(walk.problems),
+        List.copyOf(walk.fromTables),
+        List.copyOf(walk.selectItems),
+        List.copyOf(walk.tables));
+  }
+
+  private static final class MalformedAst extends RuntimeException {
+    MalformedAst(String path, String expected) {
+      super("AST " + (path.isEmpty() ? "/" : path) + ": expected " + expected);
+    }
+  }
+
+  private final class Walk {
+    final List<ColumnRef> refs = new ArrayList<>();
+    final List<String> problems = new ArrayList<>();
+    final List<FromTable> fromTables = new ArrayList<>();
+    final List<SelectItem> selectItems = new ArrayList<>();
+    final Set<String> tables = new LinkedHashSet<>();
+    boolean selectStar;
+    boolean setOperation;
+
+    /** predicateRole is the role of a query that is a condition operand, else null. */
+    void query(JsonNode sql, String path, Role predicateRole, boolean topLevel) {
+      object(sql, path);
+      select(field(sql, "select", path), path + "/select", predicateRole, topLevel);
+      JsonNode from = object(field(sql, "from", path), path + "/from");
+      conditions(field(from, "conds", path + "/from"), path + "/from/conds", Role.JoinCond, true);
+      tableUnits(field(from, "table_units", path + "/from"), path + "/from/table_units", topLevel);
+      conditions(field(sql, "where", path), path + "/where", Role.WherePred, true);
+      conditions(field(sql, "having", path), path + "/having", Role.WherePred, false);
+      for (String op : SET_OPERATIONS) {
+        JsonNode part = sql.get(op);
+        if (part != null && !part.isNull()) {
+          setOperation |= topLevel;
+          query(part, path + "/" + op, predicateRole, false);
+        }
+      }
+    }
+
+    void select(JsonNode select, String path, Role predicateRole, boolean topLevel) {
+      JsonNode items = array(element(array(select, path), 1, path), path + "/1");
+      for (int i = 0; i < items.size(); i++) {
+        String itemPath = path + "/1/" + i;
+        JsonNode item = array(items.get(i), itemPath);
+        int itemAgg = integer(element(item, 0, itemPath), itemPath + "/0");
+        String unitPath = itemPath + "/1";
+        JsonNode valUnit = array(element(item, 1, itemPath), unitPath);
+        String single = null;
+        int firstAgg = 0;
+        for (int c = 1; c <= 2; c++) {
+          JsonNode colUnit = valUnit.get(c);
+          if (c == 2 && (colUnit == null || colUnit.isNull())) {
+            break;
+          }
+          String cuPath = unitPath + "/" + c;
+          int cuAgg = integer(element(array(colUnit, cuPath), 0, cuPath), cuPath + "/0");
+          int agg = itemAgg != 0 ? itemAgg : cuAgg;
+          if (c == 1) {
+            firstAgg = agg;
+          }
+          int columnId = columnId(colUnit, cuPath);
+          if (columnId == 0) {
+            selectStar |= agg == 0;
+            continue;
+          }
+          Role role = agg != 0 ? Role.AggArg : predicateRole != null ? predicateRole : Role.SelectExpr;
+          String key = columnKey(columnId, cuPath);
+          if (key != null) {
+            refs.add(new ColumnRef(refs.size(), key, role, agg, topLevel ? i : -1, cuPath, itemPath));
+            single = c == 1 ? key : null;
+          }
+        }
+        if (topLevel) {
+          selectItems.add(new SelectItem(i, firstAgg, single, itemPath));
+        }
+      }
+    }
+
+    /** Walks a condition list; columns count only when judged (not in HAVING). */
+    void conditions(JsonNode conds, String path, Role role, boolean judged) {
+      array(conds, path);
+      for (int k = 0; k < conds.size(); k++) {
+        JsonNode cond = conds.get(k);
+        if (cond.isTextual()) {
+          continue; // "and" / "or"
+        }
+        String condPath = path + "/" + k;
+        array(cond, condPath);
+        if (judged) {
+          JsonNode valUnit = array(element(cond, 2, condPath), condPath + "/2");
+          for (int c = 1; c <= 2; c++) {
+            JsonNode colUnit = valUnit.get(c);
+            if (colUnit != null && !colUnit.isNull()) {
+              columnOperand(colUnit, condPath + "/2/" + c, role);
+            }
+          }
+        }
+        for (int v = 3; v <= 4; v++) {
+          JsonNode value = cond.get(v);
+          String valuePath = condPath + "/" + v;
+          if (value == null) {
+            continue;
+          } else if (value.isObject()) {
+            query(value, valuePath, role, false);
+          } else if (value.isArray() && judged) {
+            columnOperand(value, valuePath, role);
+          }
+        }
+      }
+    }
+
+    void columnOperand(JsonNode colUnit, String path, Role role) {
+      array(colUnit, path);
+      int agg = integer(element(colUnit, 0, path), path + "/0");
+      int columnId = columnId(colUnit, path);
+      if (columnId == 0) {
+        return; // COUNT(*) and the like: always allowed
+      }
+      String key = columnKey(columnId, path);
+      if (key != null) {
+        refs.add(new ColumnRef(refs.size(), key, role, agg, -1, path, null));
+      }
+    }
+
+    void tableUnits(JsonNode units, String path, boolean topLevel) {
+      array(units, path);
+      for (int j = 0; j < units.size(); j++) {
+        String unitPath = path + "/" + j;
+        JsonNode unit = array(units.get(j), unitPath);
+        String kind = element(unit, 0, unitPath).asText();
+        JsonNode target = element(unit, 1, unitPath);
+        if ("sql".equals(kind)) {
+          query(target, unitPath + "/1", null, false);
+        } else if ("table_unit".equals(kind)) {
+          int table = integer(target, unitPath + "/1");
+          if (table < 0 || table >= schema.tables().size()) {
+            problems.add("AST " + unitPath + "/1: table " + table + " is not in " + schema.dbId());
+            continue;
+          }
+          String name = schema.tables().get(table);
+          tables.add(name);
+          if (topLevel) {
+            fromTables.add(new FromTable(name, fromTables.size()));
+          }
+        } else {
+          throw new MalformedAst(unitPath + "/0", "\"table_unit\" or \"sql\"");
+        }
+      }
+    }
+
+    int columnId(JsonNode colUnit, String path) {
+      return integer(element(colUnit, 1, path), path + "/1");
+    }
+
+    /** The key of a column id, or null (and a problem noted) when the id is out of range. */
+    String columnKey(int columnId, String path) {
+      if (!schema.hasColumnIndex(columnId)) {
+        problems.add(
+            "AST " + path + "/1: column id " + columnId + " is out of range for " + schema.dbId());
+        return null;
+      }
+      return schema.column(columnId).key();
+    }
+  }
+
+  private static JsonNode field(JsonNode node, String name, String path) {
+    JsonNode value = node.get(name);
+    if (value == null) {
+      throw new MalformedAst(path + "/" + name, "a field '" + name + "'");
+    }
+    return value;
+  }
+
+  private static JsonNode element(JsonNode array, int index, String path) {
+    JsonNode value = array.get(index);
+    if (value == null) {
+      throw new MalformedAst(path + "/" + index, "an element");
+    }
+    return value;
+  }
+
+  private static JsonNode object(JsonNode node, String path) {
+    if (node == null || !node.isObject()) {
+      throw new MalformedAst(path, "an object");
+    }
+    return node;
+  }
+
+  private static JsonNode array(JsonNode node, String path) {
+    if (node == null || !node.isArray()) {
+      throw new MalformedAst(path, "an array");
+    }
+    return node;
+  }
+
+  private static int integer(JsonNode node, String path) {
+    if (node == null || !node.isIntegralNumber()) {
+      throw new MalformedAst(path, "an integer");
+    }
+    return node.asInt();
+  }
+}

@@ -1,0 +1,112 @@
+package rolepolicy.spider;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import rolepolicy.model.SchemaColumn;
+
+/** Reads Spider's {@code tables.json} into schemas keyed by {@code db_id}, in file order. */
+public final class SchemaReader {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private SchemaReader() {}
+
+  public static Map<String, Schema> read(Path file) {
+    JsonNode root;
+    try {
+      root = JSON.readTree(file.toFile());
+    } catch (IOException e) {
+      throw new InputException(describe(file, e), e);
+    }
+    if (root == null || !root.isArray()) {
+      throw new InputException(file + ": expected a JSON array of database schemas");
+    }
+    Map<String, Schema> schemas = new LinkedHashMap<>();
+    for (int i = 0; i < root.size(); i++) {
+      String where = file + ": database #" + (i + 1);
+      Schema schema = schema(root.get(i), where);
+      if (schemas.putIfAbsent(schema.dbId(), schema) != null) {
+        throw new InputException(where + ": duplicate db_id '" + schema.dbId() + "'");
+      }
+    }
+    return schemas;
+  }
+
+  private static Schema schema(JsonNode db, String where) {
+    String dbId = text(db, "db_id", where);
+    where = where + " (" + dbId + ")";
+    List<String> tables = new ArrayList<>();
+    for (JsonNode t : array(db, "table_names_original", where)) {
+      tables.add(t.asText());
+    }
+    JsonNode names = array(db, "column_names_original", where);
+    JsonNode types = db.path("column_types");
+    Set<Integer> primaryKeys = new HashSet<>();
+    for (JsonNode pk : db.path("primary_keys")) {
+      if (pk.isInt()) {
+        primaryKeys.add(pk.asInt());
+      } else if (pk.isArray()) { // composite keys in newer releases
+        pk.forEach(p -> primaryKeys.add(p.asInt()));
+      }
+    }
+    List<SchemaColumn> columns = new ArrayList<>();
+    for (int i = 0; i < names.size(); i++) {
+      JsonNode pair = names.get(i);
+      if (!pair.isArray() || pair.size() != 2 || !pair.get(0).isInt()) {
+        throw new InputException(where + ": column_names_original[" + i + "] is not [table, name]");
+      }
+      int tableIndex = pair.get(0).asInt();
+      String table = tableIndex < 0 ? "" : tableAt(tables, tableIndex, where, i);
+      columns.add(
+          new SchemaColumn(
+              dbId, i, table, pair.get(1).asText(), types.path(i).asText(""), primaryKeys.contains(i)));
+    }
+    return new Schema(dbId, tables, columns);
+  }
+
+  private static String tableAt(List<String> tables, int index, String where, int column) {
+    if (index >= tables.size()) {
+      throw new InputException(
+          where + ": column_names_original[" + column + "] names table " + index + " of " + tables.size());
+    }
+    return tables.get(index);
+  }
+
+  private static String text(JsonNode node, String field, String where) {
+    JsonNode value = node.get(field);
+    if (value == null || !value.isTextual()) {
+      throw new InputException(where + ": missing text field '" + field + "'");
+    }
+    return value.asText();
+  }
+
+  private static JsonNode array(JsonNode node, String field, String where) {
+    JsonNode value = node.get(field);
+    if (value == null || !value.isArray()) {
+      throw new InputException(where + ": missing array field '" + field + "'");
+    }
+    return value;
+  }
+
+  static String describe(Path file, IOException e) {
+    if (e instanceof NoSuchFileException || !Files.exists(file)) {
+      return file + ": file not found";
+    }
+    if (e instanceof JsonProcessingException json && json.getLocation() != null) {
+      return String.format(
+          "%s: malformed JSON at line %d, column %d: %s",
+          file, json.getLocation().getLineNr(), json.getLocation().getColumnNr(), json.getOriginalMessage());
+    }
+    return file + ": cannot read: " + e.getMessage();
+  }
+}
