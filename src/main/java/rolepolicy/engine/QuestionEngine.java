@@ -1,0 +1,86 @@
+package rolepolicy.engine;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.kie.api.KieBase;
+import rolepolicy.model.ColumnRef;
+import rolepolicy.model.Decision;
+import rolepolicy.model.NegativeEdit;
+import rolepolicy.model.NegativeSearch;
+import rolepolicy.model.RewriteRound;
+import rolepolicy.model.Violation;
+import rolepolicy.spider.AstWalk;
+
+/** Runs the permission, rewrite and negative rules over one query's facts. */
+public final class QuestionEngine {
+  /** What one round concluded: violations in walk order, the decision, the negative edit. */
+  public record Round(List<Violation> violations, Decision decision, NegativeEdit negative) {}
+
+  private final KieBase rules;
+
+  public QuestionEngine(KieBase rules) {
+    this.rules = rules;
+  }
+
+  /**
+   * Decides one rewrite round over a walked query; with {@code searchNegative} the negative rules
+   * choose an edit too.
+   */
+  public Round decide(
+      AstWalk walk,
+      DatabasePolicies policies,
+      int step,
+      boolean searchNegative,
+      Audit audit,
+      String stage) {
+    List<Object> facts = queryFacts(walk.refs(), walk.tables(), policies);
+    facts.add(walk.shape());
+    facts.addAll(walk.fromTables());
+    facts.addAll(walk.selectItems());
+    facts.add(new RewriteRound(step));
+    if (searchNegative) {
+      facts.add(new NegativeSearch());
+    }
+    List<Object> after = Sessions.fire(rules, facts, audit, stage);
+    List<Decision> decisions = Sessions.only(after, Decision.class);
+    if (decisions.size() != 1) {
+      throw new IllegalStateException(
+          "the rewrite rules reached " + decisions.size() + " decisions (expected 1) at " + stage);
+    }
+    List<NegativeEdit> negatives = Sessions.only(after, NegativeEdit.class);
+    return new Round(
+        inWalkOrder(Sessions.only(after, Violation.class)),
+        decisions.get(0),
+        negatives.isEmpty() ? null : negatives.get(0));
+  }
+
+  /** The violations of a list of references (permission rules only). */
+  public List<Violation> violations(
+      List<ColumnRef> refs, List<String> tables, DatabasePolicies policies, Audit audit, String stage) {
+    return inWalkOrder(
+        Sessions.only(
+            Sessions.fire(rules, queryFacts(refs, tables, policies), audit, stage),
+            Violation.class));
+  }
+
+  /** References plus the policed columns of every table the query touches. */
+  private static List<Object> queryFacts(
+      List<ColumnRef> refs, List<String> tables, DatabasePolicies policies) {
+    Set<String> touched = new LinkedHashSet<>();
+    tables.forEach(t -> touched.add(t.toLowerCase(java.util.Locale.ROOT)));
+    refs.forEach(r -> touched.add(r.table()));
+    List<Object> facts = new ArrayList<>(refs);
+    for (String table : touched) {
+      policies.ofTable(table).forEach(c -> facts.add(c.policed()));
+    }
+    return facts;
+  }
+
+  private static List<Violation> inWalkOrder(List<Violation> violations) {
+    violations.sort(Comparator.comparingInt(v -> v.ref().position()));
+    return violations;
+  }
+}

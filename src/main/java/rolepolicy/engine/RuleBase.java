@@ -1,0 +1,67 @@
+package rolepolicy.engine;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.kie.api.KieBase;
+import org.kie.api.KieServices;
+import org.kie.api.builder.KieBuilder;
+import org.kie.api.builder.KieFileSystem;
+import org.kie.api.builder.Message;
+import rolepolicy.spider.InputException;
+
+/** Compiles the {@code .drl} files of a rules folder, at run time, into one KieBase. */
+public final class RuleBase {
+  private static final String RESOURCE_DIR = "src/main/resources/rules/";
+
+  private RuleBase() {}
+
+  /** The rule files of a folder, sorted by name so that builds are repeatable. */
+  public static List<Path> ruleFiles(Path rulesDir) {
+    if (!Files.isDirectory(rulesDir)) {
+      throw new InputException(rulesDir + ": rules folder not found");
+    }
+    try (Stream<Path> files = Files.list(rulesDir)) {
+      List<Path> drl =
+          files.filter(f -> f.getFileName().toString().endsWith(".drl")).sorted().toList();
+      if (drl.isEmpty()) {
+        throw new InputException(rulesDir + ": no .drl rule files");
+      }
+      return drl;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  public static KieBase load(Path rulesDir) {
+    KieServices kie = KieServices.Factory.get();
+    KieFileSystem files = kie.newKieFileSystem();
+    List<Path> drl = ruleFiles(rulesDir);
+    for (Path file : drl) {
+      try {
+        files.write(RESOURCE_DIR + file.getFileName(), Files.readString(file));
+      } catch (IOException e) {
+        throw new InputException(file + ": cannot read rule file: " + e.getMessage(), e);
+      }
+    }
+    KieBuilder builder = kie.newKieBuilder(files).buildAll();
+    List<Message> errors = builder.getResults().getMessages(Message.Level.ERROR);
+    if (!errors.isEmpty()) {
+      throw new RuleFileException(
+          errors.stream().map(m -> describe(m, rulesDir)).collect(Collectors.joining("\n")));
+    }
+    return kie.newKieContainer(builder.getKieModule().getReleaseId()).getKieBase();
+  }
+
+  private static String describe(Message message, Path rulesDir) {
+    String path = message.getPath();
+    String file =
+        path == null ? rulesDir.toString() : rulesDir.resolve(Path.of(path).getFileName()).toString();
+    String line = message.getLine() > 0 ? ":" + message.getLine() : "";
+    return file + line + ": " + message.getText().strip();
+  }
+}

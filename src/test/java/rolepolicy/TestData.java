@@ -1,0 +1,56 @@
+package rolepolicy;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.kie.api.KieBase;
+import rolepolicy.engine.DatabasePolicies;
+import rolepolicy.engine.PolicyAssigner;
+import rolepolicy.engine.RuleBase;
+import rolepolicy.spider.Schema;
+import rolepolicy.spider.SchemaReader;
+
+/** Shared fixtures: the project's rules and the real Spider data beside the project. */
+public final class TestData {
+  private static KieBase rules;
+  private static Map<String, Schema> schemas;
+  private static Map<String, DatabasePolicies> policies;
+
+  private TestData() {}
+
+  public static Path rulesDir() {
+    return Path.of("rules");
+  }
+
+  /** The Spider folder; a missing one fails the test rather than skipping it. */
+  public static Path spiderDir() {
+    Path dir = Path.of(System.getProperty("spider.dir", "../shared/spider"));
+    assertTrue(Files.isDirectory(dir), "Spider data not found at " + dir.toAbsolutePath());
+    return dir;
+  }
+
+  public static synchronized KieBase rules() {
+    if (rules == null) {
+      rules = RuleBase.load(rulesDir());
+    }
+    return rules;
+  }
+
+  public static synchronized Map<String, Schema> schemas() {
+    if (schemas == null) {
+      schemas = SchemaReader.read(spiderDir().resolve("tables.json"));
+    }
+    return schemas;
+  }
+
+  /** Automatic policies of every Spider database (no overrides). */
+  public static synchronized Map<String, DatabasePolicies> autoPolicies() {
+    if (policies == null) {
+      policies = new PolicyAssigner(rules()).assign(schemas(), List.of(), "no overrides");
+    }
+    return policies;
+  }
+}
