@@ -1,0 +1,47 @@
+package rolepolicy.cli;
+
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import rolepolicy.engine.RuleFileException;
+import rolepolicy.spider.InputException;
+
+/** Entry point: {@code rolepolicy [generate] ...}; no arguments runs {@code generate} on the bundled dev split. */
+@Command(
+    name = "rolepolicy",
+    mixinStandardHelpOptions = true,
+    version = "rolepolicy 0.1.0",
+    description = "Role-sensitive column usage policies for Text-to-SQL, decided by Drools rules.",
+    subcommands = {GenerateCommand.class})
+public final class Main {
+  /** Exit code for bad input or a rule file that does not compile. */
+  public static final int BAD_INPUT = 1;
+
+  /** Exit code for an unexpected failure (a bug). */
+  public static final int INTERNAL_ERROR = 70;
+
+  public static void main(String[] args) {
+    int code = run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true));
+    if (code != 0) {
+      System.exit(code);
+    }
+  }
+
+  /** Runs the command line with the given writers and returns the exit code. */
+  public static int run(String[] args, PrintWriter out, PrintWriter err) {
+    CommandLine cli = new CommandLine(new Main());
+    cli.setOut(out);
+    cli.setErr(err);
+    cli.setExecutionExceptionHandler(
+        (e, commandLine, parseResult) -> {
+          if (e instanceof InputException || e instanceof RuleFileException) {
+            err.println("error: " + e.getMessage());
+            return BAD_INPUT;
+          }
+          err.println("internal error: " + e);
+          e.printStackTrace(err);
+          return INTERNAL_ERROR;
+        });
+    return cli.execute(args.length == 0 ? new String[] {"generate"} : args);
+  }
+}

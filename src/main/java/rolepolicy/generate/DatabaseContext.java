@@ -1,0 +1,64 @@
+package rolepolicy.generate;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import rolepolicy.engine.ColumnPolicy;
+import rolepolicy.engine.DatabasePolicies;
+import rolepolicy.model.ColumnRef;
+import rolepolicy.spider.AstWalker;
+import rolepolicy.spider.Schema;
+import rolepolicy.sql.SqlAnalysis;
+import rolepolicy.sql.SqlAnalysisException;
+import rolepolicy.sql.SqlAnalyzer;
+import rolepolicy.sql.TextRef;
+
+/** Everything built once per database: walker, SQL analyser and the policy map of the output. */
+final class DatabaseContext {
+  final Schema schema;
+  final DatabasePolicies policies;
+  final AstWalker walker;
+  final SqlAnalyzer analyzer;
+  final Map<String, String> columnPolicies;
+
+  DatabaseContext(Schema schema, DatabasePolicies policies) {
+    this.schema = schema;
+    this.policies = policies;
+    this.walker = new AstWalker(schema);
+    this.analyzer = new SqlAnalyzer(schema);
+    Map<String, String> map = new LinkedHashMap<>();
+    for (ColumnPolicy c : policies.columns()) {
+      map.putIfAbsent(c.column().key(), c.finalPolicy().name());
+    }
+    this.columnPolicies = Collections.unmodifiableMap(map);
+  }
+
+  /**
+   * Analyses SQL text and checks that it has exactly the expected references (column, role,
+   * aggregate, SELECT item), in order.
+   */
+  SqlAnalysis analyseExpecting(String sql, List<ColumnRef> expected) throws SqlTextException {
+    SqlAnalysis analysis;
+    try {
+      analysis = analyzer.analyse(sql);
+    } catch (SqlAnalysisException e) {
+      throw new SqlTextException("cannot analyse SQL text: " + e.getMessage());
+    }
+    List<String> found = analysis.refs().stream().map(DatabaseContext::signature).toList();
+    List<String> wanted = expected.stream().map(DatabaseContext::signature).toList();
+    if (!found.equals(wanted)) {
+      throw new SqlTextException(
+          "SQL text gives references " + found + " but the AST gives " + wanted + ": " + sql);
+    }
+    return analysis;
+  }
+
+  private static String signature(TextRef ref) {
+    return ref.column() + " " + ref.role() + " " + ref.aggId() + " " + ref.selectItem();
+  }
+
+  private static String signature(ColumnRef ref) {
+    return ref.column() + " " + ref.role() + " " + ref.aggId() + " " + ref.selectItem();
+  }
+}

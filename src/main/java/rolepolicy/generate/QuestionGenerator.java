@@ -1,0 +1,213 @@
+package rolepolicy.generate;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import rolepolicy.engine.Audit;
+import rolepolicy.engine.DatabasePolicies;
+import rolepolicy.engine.QuestionEngine;
+import rolepolicy.engine.QuestionEngine.Round;
+import rolepolicy.generate.Records.GoldLabel;
+import rolepolicy.generate.Records.NegativeExample;
+import rolepolicy.generate.Records.QuestionRecord;
+import rolepolicy.generate.Records.RewriteStepRecord;
+import rolepolicy.generate.Records.ViolationRecord;
+import rolepolicy.model.Answer;
+import rolepolicy.model.ColumnRef;
+import rolepolicy.model.Decision;
+import rolepolicy.model.NegativeEdit;
+import rolepolicy.model.Refusal;
+import rolepolicy.model.RewriteStep;
+import rolepolicy.model.Role;
+import rolepolicy.model.Violation;
+import rolepolicy.spider.AstEdits;
+import rolepolicy.spider.AstWalk;
+import rolepolicy.spider.Question;
+import rolepolicy.spider.Schema;
+import rolepolicy.sql.SqlAnalysis;
+import rolepolicy.sql.SqlEdits;
+import rolepolicy.sql.TextRef;
+import rolepolicy.sql.TextTable;
+
+/**
+ * Builds one output record: original violations, gold label (rewrite loop) and negative example.
+ * The rules decide; this class applies their edits to the AST and the SQL text, and checks that the
+ * edited text analyses to exactly the edited AST's references.
+ */
+public final class QuestionGenerator {
+  /** Spider's aggregate ids, as SQL function names. */
+  private static final String[] AGGREGATES = {"", "MAX", "MIN", "COUNT", "SUM", "AVG"};
+
+  /** A guard against rule edits that never stop rewriting; the rules themselves stop at 2. */
+  private static final int ROUND_LIMIT = 10;
+
+  /** The reason of a REFUSE caused by SQL text that could not be produced and verified. */
+  public static final String UNVERIFIED_SQL = "UNVERIFIED_SQL";
+
+  private final QuestionEngine engine;
+  private final Map<String, DatabaseContext> databases = new java.util.HashMap<>();
+  private final Map<String, Schema> schemas;
+  private final Map<String, DatabasePolicies> policies;
+
+  public QuestionGenerator(
+      QuestionEngine engine, Map<String, Schema> schemas, Map<String, DatabasePolicies> policies) {
+    this.engine = engine;
+    this.schemas = schemas;
+    this.policies = policies;
+  }
+
+  public boolean knowsDatabase(String dbId) {
+    return schemas.containsKey(dbId);
+  }
+
+  /** The record of one question; {@code audit} may be null. */
+  public QuestionRecord generate(String id, Question question, Audit audit) {
+    DatabaseContext db =
+        databases.computeIfAbsent(
+            question.dbId(), d -> new DatabaseContext(schemas.get(d), policies.get(d)));
+    AstWalk walk = db.walker.walk(question.sql());
+    Round original = engine.decide(walk, db.policies, 0, true, audit, "original");
+    List<String> problems = new ArrayList<>(walk.problems());
+    GoldLabel gold = goldLabel(db, question, walk, original, audit);
+    List<NegativeExample> negatives = new ArrayList<>();
+    if (original.negative() != null && walk.problems().isEmpty()) {
+      try {
+        negatives.add(negative(db, question, walk, original.negative(), audit));
+      } catch (SqlTextException e) {
+        problems.add(original.negative().code() + " negative dropped: " + e.getMessage());
+      }
+    }
+    return new QuestionRecord(
+        id,
+        question.dbId(),
+        question.question(),
+        question.query(),
+        db.columnPolicies,
+        ViolationRecord.of(original.violations()),
+        gold,
+        negatives,
+        problems.isEmpty() ? null : problems);
+  }
+
+  private GoldLabel goldLabel(
+      DatabaseContext db, Question question, AstWalk walk, Round round, Audit audit) {
+    JsonNode ast = question.sql();
+    String sql = question.query();
+    List<RewriteStepRecord> steps = new ArrayList<>();
+    while (round.decision() instanceof RewriteStep step) {
+      if (steps.size() == ROUND_LIMIT) {
+        throw new IllegalStateException("the rewrite rules did not stop after " + ROUND_LIMIT + " steps");
+      }
+      ColumnRef ref = step.ref();
+      JsonNode nextAst;
+      String nextSql;
+      try {
+        TextRef target = db.analyseExpecting(sql, walk.refs()).refs().get(ref.position());
+        if (step.replacement() != null) {
+          nextAst = AstEdits.replaceColumn(ast, ref.path(), step.replacement().index());
+          nextSql = SqlEdits.replaceColumn(sql, target, step.replacement().name());
+        } else {
+          nextAst = AstEdits.wrapItem(ast, ref.itemPath(), step.wrapAggId());
+          nextSql = SqlEdits.wrapItem(sql, target, AGGREGATES[step.wrapAggId()]);
+        }
+        walk = db.walker.walk(nextAst);
+        db.analyseExpecting(nextSql, walk.refs());
+      } catch (SqlTextException e) {
+        return new GoldLabel(
+            "REFUSE", null, UNVERIFIED_SQL, step.rule(), ref.column(), ref.role().name(),
+            e.getMessage(), steps);
+      }
+      steps.add(stepRecord(steps.size() + 1, step, policyOf(round, ref), nextSql));
+      ast = nextAst;
+      sql = nextSql;
+      round = engine.decide(walk, db.policies, steps.size(), false, audit, "step " + steps.size());
+    }
+    return label(round.decision(), sql, steps);
+  }
+
+  private static GoldLabel label(Decision decision, String sql, List<RewriteStepRecord> steps) {
+    if (decision instanceof Answer answer) {
+      return new GoldLabel("SQL", sql, null, answer.rule(), null, null, null, steps);
+    }
+    Refusal refusal = (Refusal) decision;
+    ColumnRef ref = refusal.ref();
+    return new GoldLabel(
+        "REFUSE",
+        null,
+        refusal.reason(),
+        refusal.rule(),
+        ref == null ? null : ref.column(),
+        ref == null ? null : ref.role().name(),
+        null,
+        steps);
+  }
+
+  private static RewriteStepRecord stepRecord(
+      int number, RewriteStep step, String policy, String sql) {
+    ColumnRef ref = step.ref();
+    return new RewriteStepRecord(
+        number,
+        step.code(),
+        step.rule(),
+        ref.column(),
+        ref.role().name(),
+        policy,
+        ref.position(),
+        step.replacement() == null ? null : step.replacement().key(),
+        step.wrapAggId() == 0 ? null : step.wrapAggId(),
+        sql);
+  }
+
+  private static String policyOf(Round round, ColumnRef ref) {
+    return round.violations().stream()
+        .filter(v -> v.ref().equals(ref))
+        .map(v -> v.policy().name())
+        .findFirst()
+        .orElse(null);
+  }
+
+  private NegativeExample negative(
+      DatabaseContext db, Question question, AstWalk walk, NegativeEdit edit, Audit audit)
+      throws SqlTextException {
+    SqlAnalysis analysis = db.analyseExpecting(question.query(), walk.refs());
+    JsonNode ast;
+    String sql;
+    String described;
+    if (edit.appendColumn() != null) {
+      TextTable table = analysis.fromTables().get(edit.fromTable().position());
+      if (!table.table().equalsIgnoreCase(edit.fromTable().table())) {
+        throw new SqlTextException(
+            "FROM table " + edit.fromTable().position() + " is " + table.table() + " in the text");
+      }
+      ast = AstEdits.appendColumn(question.sql(), edit.appendColumn().index());
+      sql = SqlEdits.appendSelectItem(question.query(), analysis, table, edit.appendColumn().name());
+      described = "append " + edit.appendColumn().key() + " to the SELECT list";
+    } else {
+      int item = edit.dropAggregateOf().index();
+      TextRef target =
+          analysis.refs().stream().filter(r -> r.selectItem() == item).findFirst().orElseThrow();
+      ast = AstEdits.dropAggregate(question.sql(), edit.dropAggregateOf().path());
+      sql = SqlEdits.unwrapAggregate(question.query(), target);
+      described = "drop the aggregate of SELECT item " + item + " (" + target.column() + ")";
+    }
+    AstWalk edited = db.walker.walk(ast);
+    db.analyseExpecting(sql, edited.refs());
+    List<Violation> violations =
+        engine.violations(edited.refs(), edited.tables(), db.policies, audit, "negative");
+    String introduced =
+        edit.appendColumn() != null ? edit.appendColumn().key() : edit.dropAggregateOf().column();
+    boolean found =
+        violations.stream()
+            .anyMatch(
+                v ->
+                    v.ref().column().equals(introduced)
+                        && v.ref().role() == Role.SelectExpr
+                        && v.ref().aggId() == 0);
+    if (!found) {
+      throw new SqlTextException(edit.code() + "'s edit introduced no violation: " + described);
+    }
+    return new NegativeExample(
+        sql, ViolationRecord.of(violations), edit.code(), edit.rule(), described);
+  }
+}

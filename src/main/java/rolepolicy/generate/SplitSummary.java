@@ -1,0 +1,15 @@
+package rolepolicy.generate;
+
+import java.util.Locale;
+
+/** Closing figures of one generated split. */
+public record SplitSummary(
+    String split, int questions, int refused, int violations, int problems, double seconds) {
+
+  public String line() {
+    return String.format(
+        Locale.ROOT,
+        "%s: %d questions, %d REFUSE, %d violations, %d with problems, %.2f s, %.0f questions/s",
+        split, questions, refused, violations, problems, seconds, questions / Math.max(seconds, 1e-9));
+  }
+}
