@@ -69,7 +69,7 @@ public final class PolicyAssigner {
     Map<SchemaColumn, OverriddenPolicy> overridden = new HashMap<>();
     Sessions.only(after, OverriddenPolicy.class).forEach(o -> overridden.put(o.column(), o));
     Sessions.only(after, OverrideProblem.class)
-        .forEach(p -> problems.add(p.override().describe() + ": " + p.problem()));
+        .forEach(p -> problems.add(p.override().describe() + ": " + p.problem() + " [" + p.rule() + "]"));
 
     List<ColumnPolicy> columns = new ArrayList<>();
     for (SchemaColumn column : schema.realColumns()) {

@@ -1,0 +1,122 @@
+package rolepolicy.rules;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import rolepolicy.TestData;
+import rolepolicy.engine.QuestionEngine;
+import rolepolicy.model.NegativeEdit;
+import rolepolicy.model.Policy;
+import rolepolicy.model.SelectItem;
+
+/** One test per rule of {@code rules/negatives.drl} (SPEC §7, the negative example). */
+class NegativeRulesTest {
+  static final String N1 = "N1: append a Hidden column of a FROM table to the SELECT list";
+  static final String N2 = "N2: drop the aggregate of a selected AggOnly column";
+  static final String N3 = "N3: append a JoinOnly column of a FROM table to the SELECT list";
+
+  private static final QuestionEngine ENGINE = new QuestionEngine(TestData.rules());
+
+  @Test
+  @DisplayName(N1)
+  void appendAHiddenColumnOfAFromTable() {
+    // SELECT name FROM student -> SELECT name, email FROM student (email before birth_date).
+    assertAppend(negative(Query.from("student").select("student.name")),
+        "N1", N1, "student.email", "student", Policy.Hidden);
+  }
+
+  @Test
+  @DisplayName("N1 skips a Hidden column selected bare, not one selected under an aggregate")
+  void n1SkipsAColumnAlreadySelectedBare() {
+    assertAppend(negative(Query.from("student").select("student.email")),
+        "N1", N1, "student.birth_date", "student", Policy.Hidden);
+    assertAppend(negative(Query.from("student").select(3, "student.email")),
+        "N1", N1, "student.email", "student", Policy.Hidden);
+  }
+
+  @Test
+  @DisplayName("N1 takes the FROM tables in FROM order, not schema order")
+  void n1FollowsFromOrder() {
+    // student's Hidden columns come first in the schema, but enrolment comes first in FROM.
+    assertAppend(
+        negative(
+            Query.from("enrolment", "student")
+                .select("student.name")
+                .join("enrolment.student_id")
+                .join("student.student_id")),
+        "N1", N1, "enrolment.phone", "enrolment", Policy.Hidden);
+  }
+
+  @Test
+  @DisplayName(N2)
+  void dropTheAggregateOfASelectedAggOnlyColumn() {
+    // SELECT title, count(club_id), sum(revenue), avg(budget) FROM club: club has no Hidden column;
+    // count(club_id) aggregates a key, so sum(revenue) is the first aggregated AggOnly column.
+    NegativeEdit edit =
+        negative(
+            Query.from("club")
+                .select("club.title")
+                .select(3, "club.club_id")
+                .select(4, "club.revenue")
+                .select(5, "club.budget"));
+    assertNotNull(edit, "no negative");
+    assertEquals("N2", edit.code());
+    assertEquals(N2, edit.rule());
+    assertEquals(new SelectItem(2, 4, "club.revenue", "/select/1/2"), edit.dropAggregateOf());
+    assertNull(edit.appendColumn());
+  }
+
+  @Test
+  @DisplayName(N3)
+  void appendAJoinOnlyColumnOfAFromTable() {
+    // club has no Hidden column and nothing aggregated: append its key.
+    assertAppend(negative(Query.from("club").select("club.title")),
+        "N3", N3, "club.club_id", "club", Policy.JoinOnly);
+  }
+
+  @Test
+  @DisplayName("N1 comes before N2")
+  void n1BeforeN2() {
+    assertEquals("N1", negative(Query.from("student").select(5, "student.score")).code());
+  }
+
+  @Test
+  @DisplayName("N2 comes before N3")
+  void n2BeforeN3() {
+    assertEquals("N2", negative(Query.from("club").select(5, "club.budget")).code());
+  }
+
+  @Test
+  @DisplayName("N1 and N3 do not apply to a query with a set operation; N2 still does")
+  void setOperationsBlockN1AndN3() {
+    // SELECT name FROM student UNION ...: N1 (email) and N3 (advisor_id) would apply otherwise.
+    assertNull(negative(Query.from("student").select("student.name").withSetOperation()));
+    assertEquals("N2",
+        negative(Query.from("student").select(5, "student.score").withSetOperation()).code());
+  }
+
+  @Test
+  @DisplayName("No rule applies: no negative")
+  void noNegative() {
+    // SELECT club_id FROM club: no Hidden column, no aggregate, its only key already selected.
+    assertNull(negative(Query.from("club").select("club.club_id")));
+  }
+
+  private static NegativeEdit negative(Query query) {
+    return ENGINE.decide(query.walk(), School.POLICIES, 0, true, null, "negative").negative();
+  }
+
+  private static void assertAppend(
+      NegativeEdit edit, String code, String rule, String column, String table, Policy policy) {
+    assertNotNull(edit, "no negative");
+    assertEquals(code, edit.code());
+    assertEquals(rule, edit.rule());
+    assertEquals(column, edit.appendColumn().key());
+    assertEquals(policy, edit.appendColumn().policy());
+    assertEquals(table, edit.fromTable().table());
+    assertNull(edit.dropAggregateOf());
+  }
+}

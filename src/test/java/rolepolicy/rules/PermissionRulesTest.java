@@ -1,0 +1,158 @@
+package rolepolicy.rules;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import rolepolicy.TestData;
+import rolepolicy.engine.QuestionEngine;
+import rolepolicy.model.Policy;
+import rolepolicy.model.Role;
+import rolepolicy.model.Violation;
+import rolepolicy.spider.AstWalk;
+
+/** One test per rule of {@code rules/permissions.drl} (SPEC §2, the permission table). */
+class PermissionRulesTest {
+  static final String HIDDEN = "Hidden columns may not be used";
+  static final String JOIN_ONLY_SELECTED = "JoinOnly columns may not be selected";
+  static final String JOIN_ONLY_AGGREGATED = "JoinOnly columns may not be aggregated";
+  static final String AGG_ONLY_BARE = "AggOnly columns may not be selected bare";
+  static final String AGG_ONLY_FILTER = "AggOnly columns may not join or filter";
+  static final String AGG_ONLY_AGGREGATE = "AggOnly columns may be aggregated only by COUNT or AVG";
+
+  private static final QuestionEngine ENGINE = new QuestionEngine(TestData.rules());
+
+  @Test
+  @DisplayName(HIDDEN)
+  void hiddenColumnsMayNotBeUsed() {
+    // email selected, counted, joined on and filtered: every role violates.
+    List<Violation> found =
+        violations(
+            Query.from("student")
+                .select("student.email")
+                .select(3, "student.email")
+                .join("student.email")
+                .where("student.email"));
+
+    assertEquals(4, found.size(), found::toString);
+    assertEquals(
+        List.of(Role.SelectExpr, Role.AggArg, Role.JoinCond, Role.WherePred),
+        found.stream().map(v -> v.ref().role()).toList());
+    found.forEach(v -> assertViolation(v, "student.email", Policy.Hidden, HIDDEN));
+  }
+
+  @Test
+  @DisplayName(JOIN_ONLY_SELECTED)
+  void joinOnlyColumnsMayNotBeSelected() {
+    // A key may join and filter; only selecting it violates.
+    List<Violation> found =
+        violations(
+            Query.from("student", "enrolment")
+                .select("student.student_id")
+                .join("enrolment.student_id")
+                .where("student.advisor_id"));
+
+    assertEquals(1, found.size(), found::toString);
+    assertViolation(found.get(0), "student.student_id", Policy.JoinOnly, JOIN_ONLY_SELECTED);
+    assertEquals(Role.SelectExpr, found.get(0).ref().role());
+  }
+
+  @Test
+  @DisplayName(JOIN_ONLY_AGGREGATED)
+  void joinOnlyColumnsMayNotBeAggregated() {
+    List<Violation> found = violations(Query.from("student").select(3, "student.student_id"));
+
+    assertEquals(1, found.size(), found::toString);
+    assertViolation(found.get(0), "student.student_id", Policy.JoinOnly, JOIN_ONLY_AGGREGATED);
+    assertEquals(Role.AggArg, found.get(0).ref().role());
+    assertEquals(3, found.get(0).ref().aggId());
+  }
+
+  @Test
+  @DisplayName(AGG_ONLY_BARE)
+  void aggOnlyColumnsMayNotBeSelectedBare() {
+    List<Violation> found =
+        violations(Query.from("student").select("student.score").select(5, "student.score"));
+
+    assertEquals(1, found.size(), found::toString);
+    assertViolation(found.get(0), "student.score", Policy.AggOnly, AGG_ONLY_BARE);
+    assertEquals(Role.SelectExpr, found.get(0).ref().role());
+  }
+
+  @Test
+  @DisplayName(AGG_ONLY_FILTER)
+  void aggOnlyColumnsMayNotJoinOrFilter() {
+    List<Violation> found =
+        violations(
+            Query.from("student")
+                .select("student.name")
+                .join("student.score")
+                .where("student.fee_amount"));
+
+    assertEquals(2, found.size(), found::toString);
+    assertViolation(found.get(0), "student.score", Policy.AggOnly, AGG_ONLY_FILTER);
+    assertEquals(Role.JoinCond, found.get(0).ref().role());
+    assertViolation(found.get(1), "student.fee_amount", Policy.AggOnly, AGG_ONLY_FILTER);
+    assertEquals(Role.WherePred, found.get(1).ref().role());
+  }
+
+  @Test
+  @DisplayName(AGG_ONLY_AGGREGATE)
+  void aggOnlyColumnsMayBeAggregatedOnlyByCountOrAvg() {
+    // max, min, sum violate; count and avg do not.
+    List<Violation> found =
+        violations(
+            Query.from("club")
+                .select(1, "club.budget")
+                .select(2, "club.budget")
+                .select(4, "club.budget")
+                .select(3, "club.budget")
+                .select(5, "club.budget"));
+
+    assertEquals(List.of(1, 2, 4), found.stream().map(v -> v.ref().aggId()).toList());
+    found.forEach(v -> assertViolation(v, "club.budget", Policy.AggOnly, AGG_ONLY_AGGREGATE));
+  }
+
+  @Test
+  @DisplayName("A Public column may play every role")
+  void publicColumnsMayBeUsedEverywhere() {
+    assertTrue(
+        violations(
+                Query.from("club")
+                    .select("club.title")
+                    .select(1, "club.title")
+                    .join("club.title")
+                    .where("club.title"))
+            .isEmpty());
+  }
+
+  @Test
+  @DisplayName("Violations come in walk order")
+  void violationsComeInWalkOrder() {
+    List<Violation> found =
+        violations(
+            Query.from("student")
+                .select("student.score")
+                .select("student.email")
+                .select(4, "student.fee_amount")
+                .where("student.birth_date"));
+
+    assertEquals(List.of(0, 1, 2, 3), found.stream().map(v -> v.ref().position()).toList());
+    assertEquals(
+        List.of(AGG_ONLY_BARE, HIDDEN, AGG_ONLY_AGGREGATE, HIDDEN),
+        found.stream().map(Violation::rule).toList());
+  }
+
+  private static List<Violation> violations(Query query) {
+    AstWalk walk = query.walk();
+    return ENGINE.violations(walk.refs(), walk.tables(), School.POLICIES, null, "test");
+  }
+
+  private static void assertViolation(Violation v, String column, Policy policy, String rule) {
+    assertEquals(column, v.ref().column());
+    assertEquals(policy, v.policy());
+    assertEquals(rule, v.rule());
+  }
+}

@@ -1,0 +1,263 @@
+package rolepolicy.rules;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import rolepolicy.TestData;
+import rolepolicy.engine.Audit;
+import rolepolicy.engine.DatabasePolicies;
+import rolepolicy.engine.QuestionEngine;
+import rolepolicy.model.Answer;
+import rolepolicy.model.Decision;
+import rolepolicy.model.Policy;
+import rolepolicy.model.PolicyOverride;
+import rolepolicy.model.Refusal;
+import rolepolicy.model.RewriteStep;
+
+/** One test per rule of {@code rules/rewrites.drl} (SPEC §6, the gold label). */
+class RewriteRulesTest {
+  static final String R3 = "R3: a Hidden or AggOnly column in a join or filter cannot be rewritten";
+  static final String R4 = "R4: an AggOnly column under MAX, MIN or SUM cannot be rewritten";
+  static final String NO_RULE = "No rule rewrites an aggregated Hidden or JoinOnly column";
+  static final String SELECT_STAR = "Refuse SELECT *";
+  static final String UNRESOLVED = "Refuse an unresolved query";
+  static final String ANSWER = "Answer when no violation is left";
+  static final String FIRST_UNREWRITABLE = "Refuse at the first violation that no rewrite covers";
+  static final String MAX_STEPS = "Refuse when violations remain after two rewrite steps";
+  static final String R1 =
+      "R1: replace a selected Hidden or JoinOnly column by an _id column of its table";
+  static final String R1_NO_CANDIDATE = "R1: refuse when the table has no other _id column";
+  static final String R2 = "R2: wrap a selected AggOnly column in AVG";
+
+  private static final QuestionEngine ENGINE = new QuestionEngine(TestData.rules());
+
+  @Test
+  @DisplayName(R3)
+  void hiddenOrAggOnlyInJoinOrFilterCannotBeRewritten() {
+    // SELECT name FROM student WHERE email = ... : the email filter has no rewrite.
+    assertRefusal(decide(Query.from("student").select("student.name").where("student.email")),
+        "R3", R3, "student.email");
+    assertRefusal(decide(Query.from("club").select("club.title").join("club.budget")),
+        "R3", R3, "club.budget");
+  }
+
+  @Test
+  @DisplayName(R4)
+  void aggOnlyUnderMaxMinOrSumCannotBeRewritten() {
+    // SELECT max(score) FROM student
+    assertRefusal(
+        decide(Query.from("student").select(1, "student.score")), "R4", R4, "student.score");
+  }
+
+  @Test
+  @DisplayName(NO_RULE)
+  void aggregatedHiddenOrJoinOnlyHasNoRewrite() {
+    assertRefusal(decide(Query.from("student").select(3, "student.email")),
+        "NO_RULE", NO_RULE, "student.email");
+    assertRefusal(decide(Query.from("student").select(3, "student.student_id")),
+        "NO_RULE", NO_RULE, "student.student_id");
+  }
+
+  @Test
+  @DisplayName(SELECT_STAR)
+  void refuseSelectStar() {
+    Refusal refusal = assertInstanceOf(Refusal.class, decide(Query.from("club").selectStar()));
+    assertEquals("SELECT_STAR", refusal.reason());
+    assertEquals(SELECT_STAR, refusal.rule());
+    assertNull(refusal.ref());
+  }
+
+  @Test
+  @DisplayName(UNRESOLVED)
+  void refuseAnUnresolvedQuery() {
+    Refusal refusal =
+        assertInstanceOf(
+            Refusal.class,
+            decide(Query.from("club").select("club.title").withUnresolvedReference()));
+    assertEquals("UNRESOLVED", refusal.reason());
+    assertEquals(UNRESOLVED, refusal.rule());
+  }
+
+  @Test
+  @DisplayName(ANSWER)
+  void answerWhenNoViolationIsLeft() {
+    // Keys join and filter, AggOnly columns are averaged and counted: all allowed.
+    Decision decision =
+        decide(
+            Query.from("student", "enrolment")
+                .select("student.name")
+                .select(5, "student.score")
+                .select(3, "student.fee_amount")
+                .join("student.student_id")
+                .join("enrolment.student_id")
+                .where("enrolment.course_id"));
+    assertEquals(new Answer(ANSWER), decision);
+  }
+
+  @Test
+  @DisplayName(FIRST_UNREWRITABLE)
+  void refuseAtTheFirstViolationThatNoRewriteCovers() {
+    // SELECT email, sum(fee_amount) FROM student WHERE score > 5: email could be rewritten, but
+    // sum(fee_amount) (R4, #1) and the score filter (R3, #2) cannot; the first of those decides.
+    Audit audit = new Audit();
+    Decision decision =
+        ENGINE
+            .decide(
+                Query.from("student")
+                    .select("student.email")
+                    .select(4, "student.fee_amount")
+                    .where("student.score")
+                    .walk(),
+                School.POLICIES,
+                0,
+                false,
+                audit,
+                "test")
+            .decision();
+
+    Refusal refusal = assertRefusal(decision, "R4", R4, "student.fee_amount");
+    assertEquals(1, refusal.ref().position());
+    assertTrue(
+        audit.firings().stream()
+            .anyMatch(f -> f.rule().equals(FIRST_UNREWRITABLE)
+                && f.matched().contains("student.fee_amount AggArg agg=4 #1 R4")),
+        () -> "no firing of \"" + FIRST_UNREWRITABLE + "\" on #1 in " + audit.firings());
+  }
+
+  @Test
+  @DisplayName(MAX_STEPS)
+  void refuseWhenViolationsRemainAfterTwoRewriteSteps() {
+    // After two rewrites the query still selects a key: no third step.
+    Query selectsAKey = Query.from("student").select("student.advisor_id");
+
+    assertEquals("R1", assertInstanceOf(RewriteStep.class, decide(selectsAKey, 1)).code());
+    assertRefusal(decide(selectsAKey, 2), "MAX_STEPS", MAX_STEPS, "student.advisor_id");
+  }
+
+  @Test
+  @DisplayName("At step 2 a violation no rewrite covers keeps its own reason, not MAX_STEPS")
+  void unrewritableBeatsMaxSteps() {
+    assertRefusal(
+        decide(Query.from("student").select("student.advisor_id").where("student.email"), 2),
+        "R3", R3, "student.email");
+  }
+
+  @Test
+  @DisplayName(R1)
+  void replaceASelectedHiddenOrJoinOnlyColumnByAnIdColumn() {
+    // student: advisor_id (first _id), student_id (first primary key), house_id (second key).
+    RewriteStep step =
+        assertRewrite(decide(Query.from("student").select("student.email")), "R1", R1);
+    assertEquals("student.email", step.ref().column());
+    assertEquals("student.student_id", step.replacement().key());
+    assertEquals(0, step.wrapAggId());
+  }
+
+  @Test
+  @DisplayName("R1 never picks the column itself: the next primary key _id column")
+  void r1NeverPicksTheColumnItself() {
+    RewriteStep step =
+        assertRewrite(decide(Query.from("student").select("student.student_id")), "R1", R1);
+    assertEquals("student.house_id", step.replacement().key());
+  }
+
+  @Test
+  @DisplayName("R1 without a primary key among the _id columns: the first in column order")
+  void r1FallsBackToColumnOrder() {
+    // enrolment: course_id, student_id, grade, phone; no primary key.
+    RewriteStep step =
+        assertRewrite(decide(Query.from("enrolment").select("enrolment.phone")), "R1", R1);
+    assertEquals("enrolment.course_id", step.replacement().key());
+  }
+
+  @Test
+  @DisplayName("R1 succeeds when an override made its substitute selectable")
+  void r1SucceedsWithAnOverride() {
+    PolicyOverride publicRoll =
+        new PolicyOverride(
+            1, "school", "student", "student_id", Policy.JoinOnly, Policy.Public, "public roll");
+    DatabasePolicies published = School.policies(publicRoll);
+    // Step 0: SELECT email -> SELECT student_id; step 1: student_id is now Public.
+    Decision first = decide(Query.from("student").select("student.email"), published, 0);
+    assertEquals("student.student_id", assertRewrite(first, "R1", R1).replacement().key());
+    Decision second = decide(Query.from("student").select("student.student_id"), published, 1);
+    assertEquals(new Answer(ANSWER), second);
+  }
+
+  @Test
+  @DisplayName(R1_NO_CANDIDATE)
+  void refuseWhenTheTableHasNoOtherIdColumn() {
+    // club_id is club's only _id column, and R1 never replaces a column by itself.
+    assertRefusal(decide(Query.from("club").select("club.club_id")),
+        "R1_NO_CANDIDATE", R1_NO_CANDIDATE, "club.club_id");
+  }
+
+  @Test
+  @DisplayName(R2)
+  void wrapASelectedAggOnlyColumnInAvg() {
+    RewriteStep step = assertRewrite(decide(Query.from("club").select("club.budget")), "R2", R2);
+    assertEquals("club.budget", step.ref().column());
+    assertEquals(5, step.wrapAggId());
+    assertNull(step.replacement());
+  }
+
+  @Test
+  @DisplayName("A rewrite takes the first violation in walk order")
+  void rewriteTakesTheFirstViolation() {
+    // SELECT name, score, email: score (#1, R2) comes before email (#2, R1).
+    RewriteStep step =
+        assertRewrite(
+            decide(
+                Query.from("student")
+                    .select("student.name")
+                    .select("student.score")
+                    .select("student.email")),
+            "R2", R2);
+    assertEquals(1, step.ref().position());
+
+    step = assertRewrite(
+        decide(Query.from("student").select("student.email").select("student.score")), "R1", R1);
+    assertEquals(0, step.ref().position());
+  }
+
+  @Test
+  @DisplayName("The first violation in walk order decides the R1 refusal too")
+  void r1RefusalTakesTheFirstViolation() {
+    // club_id (#0) has no candidate; it decides even though score (#1) could be wrapped.
+    assertRefusal(
+        decide(Query.from("club", "student").select("club.club_id").select("student.score")),
+        "R1_NO_CANDIDATE", R1_NO_CANDIDATE, "club.club_id");
+  }
+
+  private static Decision decide(Query query) {
+    return decide(query, 0);
+  }
+
+  private static Decision decide(Query query, int step) {
+    return decide(query, School.POLICIES, step);
+  }
+
+  private static Decision decide(Query query, DatabasePolicies policies, int step) {
+    return ENGINE.decide(query.walk(), policies, step, false, null, "step " + step).decision();
+  }
+
+  private static Refusal assertRefusal(
+      Decision decision, String reason, String rule, String column) {
+    Refusal refusal = assertInstanceOf(Refusal.class, decision);
+    assertEquals(reason, refusal.reason());
+    assertEquals(rule, refusal.rule());
+    assertEquals(column, refusal.ref().column());
+    return refusal;
+  }
+
+  private static RewriteStep assertRewrite(Decision decision, String code, String rule) {
+    RewriteStep step = assertInstanceOf(RewriteStep.class, decision);
+    assertEquals(code, step.code());
+    assertEquals(rule, step.rule());
+    return step;
+  }
+}
