@@ -111,8 +111,8 @@ public final class GenerateCommand implements Callable<Integer> {
             new QuestionGenerator(new QuestionEngine(ruleBase), schemas, policies));
 
     List<SplitSummary> summaries = new ArrayList<>();
-    try (AtomicOutput output = new AtomicOutput()) {
-      BufferedWriter auditWriter = audit == null ? null : Files.newBufferedWriter(output.stage(audit));
+    try (AtomicOutput output = new AtomicOutput();
+        BufferedWriter auditWriter = audit == null ? null : Files.newBufferedWriter(output.stage(audit))) {
       for (Split split : wanted) {
         Path file = output.stage(out.resolve(split.name() + ".json"));
         try (ProgressBar bar = progressBar(split)) {
@@ -121,7 +121,7 @@ public final class GenerateCommand implements Callable<Integer> {
         }
       }
       if (auditWriter != null) {
-        auditWriter.close();
+        auditWriter.flush();
       }
       DatasetGenerator.writePolicies(policies, out, output);
       output.commit();
@@ -145,6 +145,10 @@ public final class GenerateCommand implements Callable<Integer> {
             default -> throw new picocli.CommandLine.ParameterException(
                 spec.commandLine(), "unknown split '" + name + "': use train, dev or test");
           };
+      if (result.stream().anyMatch(s -> s.name().equals(split.name()))) {
+        throw new picocli.CommandLine.ParameterException(
+            spec.commandLine(), "split '" + split.name() + "' is named twice");
+      }
       for (Path file : List.of(split.questions(), split.schemas())) {
         if (!Files.isRegularFile(file)) {
           throw new InputException(file + ": file not found (needed for split " + split.name() + ")");

@@ -5,58 +5,97 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import rolepolicy.spider.InputException;
 
 /**
  * Output files written completely or not at all: each is written to a temporary file beside its
- * target, and all are renamed into place by {@link #commit()}; {@link #close()} removes what was
- * not committed.
+ * target, and {@link #commit()} moves all of them into place — restoring every earlier file if
+ * one move fails. {@link #close()} removes whatever was not committed.
  */
 public final class AtomicOutput implements AutoCloseable {
   private final Map<Path, Path> staged = new LinkedHashMap<>();
 
   /** A temporary file to write now; it becomes {@code target} on commit. */
   public Path stage(Path target) {
-    Path dir = target.toAbsolutePath().getParent();
+    Path absolute = target.toAbsolutePath().normalize();
+    if (staged.containsKey(absolute)) {
+      throw new IllegalArgumentException(target + " is already an output of this run");
+    }
+    Path dir = absolute.getParent();
     try {
       Files.createDirectories(dir);
-      Path temp = Files.createTempFile(dir, "." + target.getFileName(), ".tmp");
+      Path temp = Files.createTempFile(dir, "." + absolute.getFileName(), ".tmp");
       if (Files.getFileStore(temp).supportsFileAttributeView("posix")) {
         Files.setPosixFilePermissions(temp, PosixFilePermissions.fromString("rw-r--r--"));
       }
-      staged.put(target, temp);
+      staged.put(absolute, temp);
       return temp;
     } catch (IOException e) {
-      throw new InputException(dir + ": cannot write output here: " + e, e);
+      throw new InputException(dir + ": cannot write output here (" + InputException.reason(e) + ")", e);
     }
   }
 
+  /** Moves every staged file into place, or none: on failure the previous files are restored. */
   public void commit() {
+    List<Path[]> done = new ArrayList<>(); // {target, backup or null}
     try {
       for (Map.Entry<Path, Path> file : staged.entrySet()) {
-        Files.move(
-            file.getValue(),
-            file.getKey(),
-            StandardCopyOption.ATOMIC_MOVE,
-            StandardCopyOption.REPLACE_EXISTING);
+        Path target = file.getKey();
+        if (Files.isDirectory(target)) {
+          throw new InputException(target + ": a folder stands where this output file goes");
+        }
+        Path backup = null;
+        if (Files.exists(target)) {
+          backup = target.resolveSibling("." + target.getFileName() + ".previous");
+          Files.move(target, backup, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        }
+        done.add(new Path[] {target, backup});
+        Files.move(file.getValue(), target, StandardCopyOption.ATOMIC_MOVE);
       }
-      staged.clear();
-    } catch (IOException e) {
-      throw new InputException("cannot move output into place: " + e, e);
+    } catch (IOException | InputException e) {
+      restore(done);
+      throw e instanceof InputException input
+          ? input
+          : new InputException("cannot move output into place (" + InputException.reason((IOException) e) + "); the previous files are kept", e);
+    }
+    for (Path[] file : done) {
+      deleteQuietly(file[1]);
+    }
+    staged.clear();
+  }
+
+  private static void restore(List<Path[]> done) {
+    for (Path[] file : done) {
+      try {
+        if (file[1] != null) {
+          Files.move(file[1], file[0], StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } else {
+          Files.deleteIfExists(file[0]);
+        }
+      } catch (IOException e) {
+        // keep restoring the others; the backup stays beside the target
+      }
     }
   }
 
   @Override
   public void close() {
-    for (Path temp : staged.values()) {
-      try {
-        Files.deleteIfExists(temp);
-      } catch (IOException e) {
-        // best effort: a leftover temporary file never replaces an output
-      }
-    }
+    staged.values().forEach(AtomicOutput::deleteQuietly);
     staged.clear();
+  }
+
+  private static void deleteQuietly(Path file) {
+    if (file == null) {
+      return;
+    }
+    try {
+      Files.deleteIfExists(file);
+    } catch (IOException e) {
+      // best effort: a leftover temporary file never replaces an output
+    }
   }
 }

@@ -69,11 +69,15 @@ public final class QuestionGenerator {
     AstWalk walk = db.walker.walk(question.sql());
     Round original = engine.decide(walk, db.policies, 0, true, audit, "original");
     List<String> problems = new ArrayList<>(walk.problems());
-    GoldLabel gold = goldLabel(db, question, walk, original, audit);
+    TextCheck text =
+        walk.problems().isEmpty()
+            ? check(db, question.query(), walk)
+            : new TextCheck(null, "the AST could not be resolved");
+    GoldLabel gold = goldLabel(db, question, walk, text, original, audit);
     List<NegativeExample> negatives = new ArrayList<>();
-    if (original.negative() != null && walk.problems().isEmpty()) {
+    if (original.negative() != null && text.analysis() != null) {
       try {
-        negatives.add(negative(db, question, walk, original.negative(), audit));
+        negatives.add(negative(db, question, text.analysis(), original.negative(), audit));
       } catch (SqlTextException e) {
         problems.add(original.negative().code() + " negative dropped: " + e.getMessage());
       }
@@ -90,8 +94,30 @@ public final class QuestionGenerator {
         problems.isEmpty() ? null : problems);
   }
 
+  /** The analysis of a text that agrees with its AST, or why it does not. */
+  private record TextCheck(SqlAnalysis analysis, String problem) {
+    SqlAnalysis verified() throws SqlTextException {
+      if (analysis == null) {
+        throw new SqlTextException(problem);
+      }
+      return analysis;
+    }
+  }
+
+  private static TextCheck check(DatabaseContext db, String sql, AstWalk walk) {
+    try {
+      return new TextCheck(db.analyseExpecting(sql, walk.refs()), null);
+    } catch (SqlTextException e) {
+      return new TextCheck(null, e.getMessage());
+    }
+  }
+
+  /**
+   * The rewrite loop: the rules decide each round; each step is applied to the AST and the text,
+   * and the new text must analyse to the new AST's references.
+   */
   private GoldLabel goldLabel(
-      DatabaseContext db, Question question, AstWalk walk, Round round, Audit audit) {
+      DatabaseContext db, Question question, AstWalk walk, TextCheck text, Round round, Audit audit) {
     JsonNode ast = question.sql();
     String sql = question.query();
     List<RewriteStepRecord> steps = new ArrayList<>();
@@ -100,30 +126,36 @@ public final class QuestionGenerator {
         throw new IllegalStateException("the rewrite rules did not stop after " + ROUND_LIMIT + " steps");
       }
       ColumnRef ref = step.ref();
-      JsonNode nextAst;
-      String nextSql;
       try {
-        TextRef target = db.analyseExpecting(sql, walk.refs()).refs().get(ref.position());
+        TextRef target = text.verified().refs().get(ref.position());
+        String nextSql;
         if (step.replacement() != null) {
-          nextAst = AstEdits.replaceColumn(ast, ref.path(), step.replacement().index());
+          ast = AstEdits.replaceColumn(ast, ref.path(), step.replacement().index());
           nextSql = SqlEdits.replaceColumn(sql, target, step.replacement().name());
         } else {
-          nextAst = AstEdits.wrapItem(ast, ref.itemPath(), step.wrapAggId());
+          ast = AstEdits.wrapItem(ast, ref.itemPath(), step.wrapAggId());
           nextSql = SqlEdits.wrapItem(sql, target, AGGREGATES[step.wrapAggId()]);
         }
-        walk = db.walker.walk(nextAst);
-        db.analyseExpecting(nextSql, walk.refs());
+        walk = db.walker.walk(ast);
+        text = new TextCheck(db.analyseExpecting(nextSql, walk.refs()), null);
+        sql = nextSql;
       } catch (SqlTextException e) {
-        return new GoldLabel(
-            "REFUSE", null, UNVERIFIED_SQL, step.rule(), ref.column(), ref.role().name(),
-            e.getMessage(), steps);
+        return unverified(step.rule(), ref, e.getMessage(), steps);
       }
-      steps.add(stepRecord(steps.size() + 1, step, policyOf(round, ref), nextSql));
-      ast = nextAst;
-      sql = nextSql;
+      steps.add(stepRecord(steps.size() + 1, step, policyOf(round, ref), sql));
       round = engine.decide(walk, db.policies, steps.size(), false, audit, "step " + steps.size());
     }
+    if (round.decision() instanceof Answer answer && text.analysis() == null) {
+      return unverified(answer.rule(), null, text.problem(), steps);
+    }
     return label(round.decision(), sql, steps);
+  }
+
+  private static GoldLabel unverified(
+      String rule, ColumnRef ref, String detail, List<RewriteStepRecord> steps) {
+    return new GoldLabel(
+        "REFUSE", null, UNVERIFIED_SQL, rule, ref == null ? null : ref.column(),
+        ref == null ? null : ref.role().name(), detail, steps);
   }
 
   private static GoldLabel label(Decision decision, String sql, List<RewriteStepRecord> steps) {
@@ -168,9 +200,8 @@ public final class QuestionGenerator {
   }
 
   private NegativeExample negative(
-      DatabaseContext db, Question question, AstWalk walk, NegativeEdit edit, Audit audit)
+      DatabaseContext db, Question question, SqlAnalysis analysis, NegativeEdit edit, Audit audit)
       throws SqlTextException {
-    SqlAnalysis analysis = db.analyseExpecting(question.query(), walk.refs());
     JsonNode ast;
     String sql;
     String described;

@@ -235,7 +235,7 @@ public final class AstWalker {
   }
 
   private static int integer(JsonNode node, String path) {
-    if (node == null || !node.isIntegralNumber()) {
+    if (node == null || !node.isIntegralNumber() || !node.canConvertToInt()) {
       throw new MalformedAst(path, "an integer");
     }
     return node.asInt();

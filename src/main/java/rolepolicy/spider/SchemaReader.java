@@ -107,6 +107,6 @@ public final class SchemaReader {
           "%s: malformed JSON at line %d, column %d: %s",
           file, json.getLocation().getLineNr(), json.getLocation().getColumnNr(), json.getOriginalMessage());
     }
-    return file + ": cannot read: " + e.getMessage();
+    return file + ": cannot read (" + InputException.reason(e) + ")";
   }
 }

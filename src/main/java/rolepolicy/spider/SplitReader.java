@@ -42,7 +42,7 @@ public final class SplitReader implements Closeable {
       }
       index++;
       if (token != JsonToken.START_OBJECT) {
-        throw new InputException(where() + ": expected a JSON object, found " + token);
+        throw new InputException(where() + ": expected a JSON object, found " + describe(token));
       }
       JsonNode record = JSON.readTree(parser);
       return new Question(
@@ -52,10 +52,24 @@ public final class SplitReader implements Closeable {
           text(record, "query"),
           record.get("sql"));
     } catch (JsonProcessingException e) {
-      throw new InputException(SchemaReader.describe(file, e), e);
+      throw new InputException(SchemaReader.describe(file, e) + " (in record #" + index + ")", e);
     } catch (IOException e) {
-      throw new InputException(file + ": cannot read: " + e.getMessage(), e);
+      throw new InputException(file + ": cannot read (" + InputException.reason(e) + ")", e);
     }
+  }
+
+  private static String describe(JsonToken token) {
+    if (token == null) {
+      return "the end of the file";
+    }
+    return switch (token) {
+      case START_ARRAY -> "an array";
+      case VALUE_STRING -> "a string";
+      case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> "a number";
+      case VALUE_TRUE, VALUE_FALSE -> "a boolean";
+      case VALUE_NULL -> "null";
+      default -> token.toString();
+    };
   }
 
   /** Bytes consumed so far, for progress. */

@@ -1,0 +1,354 @@
+package rolepolicy.spider;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.Example;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.statistics.Statistics;
+import rolepolicy.TestData;
+import rolepolicy.engine.QuestionEngine;
+import rolepolicy.generate.QuestionGenerator;
+import rolepolicy.generate.Records.GoldLabel;
+import rolepolicy.generate.Records.QuestionRecord;
+import rolepolicy.model.ColumnRef;
+import rolepolicy.model.Violation;
+import rolepolicy.sql.SqlAnalyzer;
+import rolepolicy.sql.TextRef;
+
+/**
+ * Random damage to real Spider ASTs (SPEC §4: "never a crash, never a silently dropped record"):
+ * the whole question pipeline still gives a record with a gold label, and whatever the walker
+ * cannot resolve is refused as UNRESOLVED.
+ */
+class AstMutationPropertyTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+  private static List<JsonNode> dev;
+  private static QuestionGenerator generator;
+
+  /** What a mutation does to the node it picks. */
+  enum Kind {
+    NULL,
+    STRING,
+    NUMBER,
+    EMPTY_ARRAY,
+    EMPTY_OBJECT,
+    DELETE_FIELD,
+    COLUMN_ID,
+    OTHER_COLUMN,
+    AGGREGATE,
+    TRUNCATE_ARRAY
+  }
+
+  /**
+   * One mutation: {@code pick} chooses the node among the candidates, {@code variant} the value.
+   * COLUMN_ID sets an out-of-range column id; OTHER_COLUMN and AGGREGATE make well-formed changes
+   * (another column of the database, another aggregate) that the walker accepts but that no longer
+   * match the SQL text, so that the rewrite and negative stages run on them too.
+   */
+  record Mutation(Kind kind, int pick, int variant) {}
+
+  /** A real dev.json record, by position, and the mutations to apply in order. */
+  record Case(int record, List<Mutation> mutations) {}
+
+  private static final String[] STRINGS = {"", "and", "sql", "table_unit", "*", "x"};
+  private static final JsonNode[] NUMBERS = {
+    NODES.numberNode(0), NODES.numberNode(1), NODES.numberNode(-1), NODES.numberNode(5),
+    NODES.numberNode(99999), NODES.numberNode(2.5)
+  };
+  private static final int[] COLUMN_IDS = {-1, 99999};
+
+  @Property(tries = 300)
+  void aMutatedAstNeverBreaksTheQuestionPipeline(@ForAll("cases") Case c) {
+    JsonNode original = dev().get(c.record());
+    String dbId = original.get("db_id").asText();
+    int columns = TestData.schemas().get(dbId).columns().size();
+    List<String> applied = new ArrayList<>();
+    JsonNode sql = original.get("sql").deepCopy();
+    for (Mutation m : c.mutations()) {
+      sql = mutate(sql, m, columns, applied);
+    }
+    Question question =
+        new Question(
+            c.record() + 1, dbId, original.get("question").asText(), original.get("query").asText(), sql);
+    String context = "dev record " + (c.record() + 1) + " (" + question.query() + ") after " + applied;
+
+    AstWalk walk;
+    QuestionRecord record;
+    try {
+      walk = new AstWalker(TestData.schemas().get(dbId)).walk(sql);
+      record = generator().generate(String.format("dev_%04d", c.record() + 1), question, null);
+    } catch (RuntimeException | StackOverflowError e) {
+      throw new AssertionError("the pipeline threw on " + context + ": " + e, e);
+    }
+
+    assertNotNull(record, context);
+    GoldLabel gold = record.goldLabel();
+    assertNotNull(gold, context);
+    assertTrue(Set.of("SQL", "REFUSE").contains(gold.type()), context + ": " + gold);
+    if (gold.type().equals("SQL")) {
+      assertNotNull(gold.sql(), context + ": " + gold);
+    } else {
+      assertNotNull(gold.reason(), context + ": " + gold);
+    }
+    Statistics.label("walker problems").collect(!walk.problems().isEmpty());
+    Statistics.label("gold").collect(gold.type() + (gold.reason() == null ? "" : " " + gold.reason()));
+    if (!walk.problems().isEmpty()) {
+      assertEquals(
+          "REFUSE UNRESOLVED",
+          gold.type() + " " + gold.reason(),
+          context + ": walker problems " + walk.problems() + " but gold " + gold);
+      assertNotNull(record.problems(), context);
+      assertTrue(record.problems().containsAll(walk.problems()), context + ": " + record.problems());
+      assertEquals(List.of(), record.negativeExamples(), context);
+    }
+  }
+
+  /**
+   * A column id beyond the int range is out of range too; read as an int it wraps around
+   * (4294967297 becomes 1) and silently resolves to another column.
+   */
+  @Example
+  void aColumnIdBeyondTheIntRangeIsUnresolved() {
+    JsonNode original = dev().get(14); // SELECT LOCATION, name FROM stadium WHERE capacity ...
+    JsonNode sql = original.get("sql").deepCopy();
+    ((ArrayNode) sql.at("/select/1/0/1/1")).set(1, NODES.numberNode(4294967297L));
+
+    AstWalk walk = new AstWalker(TestData.schemas().get("concert_singer")).walk(sql);
+
+    assertTrue(
+        walk.problems().stream().anyMatch(p -> p.contains("/select/1/0/1/1/1")),
+        "refs " + walk.refs() + ", problems " + walk.problems());
+  }
+
+  /** An unresolved part of a query that also selects * is refused as UNRESOLVED, like any other. */
+  @Example
+  void anUnresolvedQueryThatSelectsStarIsRefusedAsUnresolved() {
+    int index = firstRecord("SELECT * FROM", " WHERE ");
+    JsonNode original = dev().get(index);
+    JsonNode sql = original.get("sql").deepCopy();
+    ((ArrayNode) sql.at("/where/0/2/1")).set(1, NODES.numberNode(99999));
+    Question question =
+        new Question(
+            index + 1, original.get("db_id").asText(), original.get("question").asText(),
+            original.get("query").asText(), sql);
+
+    QuestionRecord record = generator().generate("dev_x", question, null);
+
+    assertNotNull(record.problems(), question.query());
+    GoldLabel gold = record.goldLabel();
+    assertEquals("REFUSE UNRESOLVED", gold.type() + " " + gold.reason(), question.query() + ": " + gold);
+  }
+
+  /**
+   * SPEC §6: gold SQL is always policy-compliant. When the AST says less than its text (here the
+   * AST names singer.country where the text selects the Hidden singer.age), the gold SQL, which is
+   * the text, must still be compliant when analysed from the text: the text is what a model sees.
+   */
+  @Example
+  void goldSqlIsCompliantAsTextEvenWhenTheAstDisagreesWithIt() {
+    JsonNode original = dev().get(2); // SELECT name, country, age FROM singer ORDER BY age DESC
+    JsonNode sql = original.get("sql").deepCopy();
+    ((ArrayNode) sql.at("/select/1/2/1/1")).set(1, NODES.numberNode(10)); // age -> country
+    Question question =
+        new Question(3, "concert_singer", original.get("question").asText(), original.get("query").asText(), sql);
+
+    QuestionRecord record = generator().generate("dev_0003", question, null);
+
+    GoldLabel gold = record.goldLabel();
+    assertEquals("REFUSE", gold.type(), "the text selects age, which the AST does not say");
+    assertEquals(QuestionGenerator.UNVERIFIED_SQL, gold.reason());
+    assertTrue(gold.detail().contains("singer.age"), gold.detail());
+  }
+
+  @Provide
+  Arbitrary<Case> cases() {
+    Arbitrary<Mutation> mutation =
+        Combinators.combine(
+                Arbitraries.of(Kind.class),
+                Arbitraries.integers().between(0, 1_000_000),
+                Arbitraries.integers().between(0, 1_000))
+            .as(Mutation::new);
+    return Combinators.combine(
+            Arbitraries.integers().between(0, dev().size() - 1),
+            mutation.list().ofMinSize(1).ofMaxSize(3))
+        .as(Case::new);
+  }
+
+  // ---------------------------------------------------------------- mutations
+
+  /** A place in the AST: the container and the field name or index; the root has no container. */
+  private record Slot(JsonNode container, String field, int index, String path) {
+    JsonNode get(JsonNode root) {
+      return container == null ? root : field != null ? container.get(field) : container.get(index);
+    }
+  }
+
+  private static JsonNode mutate(JsonNode root, Mutation m, int columns, List<String> applied) {
+    List<Slot> slots = new ArrayList<>();
+    collect(root, null, null, -1, "", slots);
+    List<Slot> candidates =
+        switch (m.kind()) {
+          case DELETE_FIELD -> slots.stream().filter(s -> s.field() != null).toList();
+          case COLUMN_ID, OTHER_COLUMN, AGGREGATE -> slots.stream()
+              .filter(s -> isColUnit(s.get(root)))
+              .toList();
+          case TRUNCATE_ARRAY -> slots.stream()
+              .filter(s -> s.get(root).isArray() && s.get(root).size() > 0)
+              .toList();
+          default -> slots;
+        };
+    if (candidates.isEmpty()) {
+      applied.add(m.kind() + " (nothing to mutate)");
+      return root;
+    }
+    Slot slot = candidates.get(m.pick() % candidates.size());
+    String where = slot.path().isEmpty() ? "/" : slot.path();
+    switch (m.kind()) {
+      case DELETE_FIELD -> {
+        ((ObjectNode) slot.container()).remove(slot.field());
+        applied.add("delete " + where);
+        return root;
+      }
+      case COLUMN_ID -> {
+        int id = COLUMN_IDS[m.variant() % COLUMN_IDS.length];
+        ((ArrayNode) slot.get(root)).set(1, NODES.numberNode(id));
+        applied.add("column id " + id + " at " + where + "/1");
+        return root;
+      }
+      case OTHER_COLUMN -> {
+        int id = m.variant() % columns;
+        ((ArrayNode) slot.get(root)).set(1, NODES.numberNode(id));
+        applied.add("column id " + id + " at " + where + "/1");
+        return root;
+      }
+      case AGGREGATE -> {
+        int agg = m.variant() % 6;
+        ((ArrayNode) slot.get(root)).set(0, NODES.numberNode(agg));
+        applied.add("aggregate " + agg + " at " + where + "/0");
+        return root;
+      }
+      case TRUNCATE_ARRAY -> {
+        ArrayNode array = (ArrayNode) slot.get(root);
+        int keep = m.variant() % array.size();
+        while (array.size() > keep) {
+          array.remove(array.size() - 1);
+        }
+        applied.add("truncate " + where + " to " + keep);
+        return root;
+      }
+      default -> {
+        JsonNode value = replacement(m);
+        applied.add("replace " + where + " by " + value);
+        return replace(root, slot, value);
+      }
+    }
+  }
+
+  private static JsonNode replacement(Mutation m) {
+    return switch (m.kind()) {
+      case NULL -> NODES.nullNode();
+      case STRING -> NODES.textNode(STRINGS[m.variant() % STRINGS.length]);
+      case NUMBER -> NUMBERS[m.variant() % NUMBERS.length];
+      case EMPTY_ARRAY -> NODES.arrayNode();
+      case EMPTY_OBJECT -> NODES.objectNode();
+      default -> throw new IllegalArgumentException(m.kind().name());
+    };
+  }
+
+  private static JsonNode replace(JsonNode root, Slot slot, JsonNode value) {
+    if (slot.container() == null) {
+      return value;
+    }
+    if (slot.field() != null) {
+      ((ObjectNode) slot.container()).set(slot.field(), value);
+    } else {
+      ((ArrayNode) slot.container()).set(slot.index(), value);
+    }
+    return root;
+  }
+
+  /** Every node in pre-order, the root first. */
+  private static void collect(
+      JsonNode node, JsonNode container, String field, int index, String path, List<Slot> slots) {
+    slots.add(new Slot(container, field, index, path));
+    if (node.isObject()) {
+      for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+        Map.Entry<String, JsonNode> e = it.next();
+        collect(e.getValue(), node, e.getKey(), -1, path + "/" + e.getKey(), slots);
+      }
+    } else if (node.isArray()) {
+      for (int i = 0; i < node.size(); i++) {
+        collect(node.get(i), node, null, i, path + "/" + i, slots);
+      }
+    }
+  }
+
+  /** Spider's {@code col_unit}: {@code [agg_id, column_id, distinct]}. */
+  private static boolean isColUnit(JsonNode node) {
+    return node.isArray()
+        && node.size() == 3
+        && node.get(0).isIntegralNumber()
+        && node.get(1).isIntegralNumber()
+        && node.get(2).isBoolean();
+  }
+
+  // ---------------------------------------------------------------- fixtures
+
+  private static int firstRecord(String... fragments) {
+    for (int i = 0; i < dev().size(); i++) {
+      String query = dev().get(i).get("query").asText();
+      boolean all = true;
+      for (String f : fragments) {
+        all &= query.contains(f);
+      }
+      if (all) {
+        return i;
+      }
+    }
+    throw new IllegalStateException("no dev record with " + List.of(fragments));
+  }
+
+  private static synchronized List<JsonNode> dev() {
+    if (dev == null) {
+      try {
+        List<JsonNode> records = new ArrayList<>();
+        JSON.readTree(TestData.spiderDir().resolve("dev.json").toFile()).forEach(records::add);
+        dev = List.copyOf(records);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return dev;
+  }
+
+  /** Built as {@code SpiderRun} builds it: the project's rules, real schemas, automatic policies. */
+  private static synchronized QuestionGenerator generator() {
+    if (generator == null) {
+      generator =
+          new QuestionGenerator(
+              new QuestionEngine(TestData.rules()), TestData.schemas(), TestData.autoPolicies());
+    }
+    return generator;
+  }
+}
