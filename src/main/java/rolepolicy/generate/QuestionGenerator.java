@@ -73,6 +73,9 @@ public final class QuestionGenerator {
         walk.problems().isEmpty()
             ? check(db, question.query(), walk)
             : new TextCheck(null, "the AST could not be resolved");
+    if (text.problem() != null && walk.problems().isEmpty()) {
+      problems.add("the SQL text disagrees with its Spider AST: " + text.problem());
+    }
     GoldLabel gold = goldLabel(db, question, walk, text, original, audit);
     List<NegativeExample> negatives = new ArrayList<>();
     if (original.negative() != null && text.analysis() != null) {
@@ -145,10 +148,31 @@ public final class QuestionGenerator {
       steps.add(stepRecord(steps.size() + 1, step, policyOf(round, ref), sql));
       round = engine.decide(walk, db.policies, steps.size(), false, audit, "step " + steps.size());
     }
-    if (round.decision() instanceof Answer answer && text.analysis() == null) {
+    if (round.decision() instanceof Answer answer
+        && text.analysis() == null
+        && !(steps.isEmpty() && textIsCompliant(db, sql))) {
       return unverified(answer.rule(), null, text.problem(), steps);
     }
     return label(round.decision(), sql, steps);
+  }
+
+  /**
+   * Whether SQL text, analysed on its own, has no violation: the gold invariant, for an original
+   * query whose Spider AST disagrees with its text.
+   */
+  private boolean textIsCompliant(DatabaseContext db, String sql) {
+    List<TextRef> refs;
+    try {
+      refs = db.analyzer.analyse(sql).refs();
+    } catch (rolepolicy.sql.SqlAnalysisException e) {
+      return false;
+    }
+    List<ColumnRef> asRefs = new ArrayList<>();
+    for (TextRef r : refs) {
+      asRefs.add(new ColumnRef(asRefs.size(), r.column(), r.role(), r.aggId(), r.selectItem(), null, null));
+    }
+    List<String> tables = asRefs.stream().map(ColumnRef::table).distinct().toList();
+    return engine.violations(asRefs, tables, db.policies, null, "text").isEmpty();
   }
 
   private static GoldLabel unverified(

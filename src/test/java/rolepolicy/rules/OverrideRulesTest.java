@@ -65,7 +65,7 @@ class OverrideRulesTest {
         assertThrows(InputException.class, () -> School.policies(PUBLISH_CLUB_ID, NO_SUCH_COLUMN));
     assertTrue(
         e.getMessage()
-            .contains("override #2 (school club.nickname): names no column of database school"),
+            .contains("override #2 (school club.nickname): names no column club.nickname in database school"),
         e.getMessage());
     assertFalse(e.getMessage().contains("override #1"), "a good entry is blamed: " + e.getMessage());
 

@@ -1,0 +1,19 @@
+package rolepolicy.sql;
+
+import net.sf.jsqlparser.expression.Function;
+import net.sf.jsqlparser.schema.Column;
+import net.sf.jsqlparser.statement.select.Select;
+
+/** What an expression holds that the walk cares about, in text order. */
+sealed interface Operand {
+  /**
+   * A column, with the outermost aggregate call around it in the expression.
+   *
+   * @param aggregate that call, or null
+   * @param aggId its aggregate id, or 0
+   */
+  record ColumnUse(Column column, Function aggregate, int aggId) implements Operand {}
+
+  /** A nested query, walked where it stands. */
+  record NestedQuery(Select query) implements Operand {}
+}

@@ -1,0 +1,114 @@
+package rolepolicy.sql;
+
+import java.util.regex.Pattern;
+import net.sf.jsqlparser.JSQLParserException;
+import net.sf.jsqlparser.parser.CCJSqlParserUtil;
+import net.sf.jsqlparser.schema.Column;
+
+/**
+ * One-edit rewrites of SQL text at the spans an analysis found. Everything outside the edited span
+ * stays as it was, byte for byte.
+ */
+public final class SqlEdits {
+  private static final Pattern PLAIN_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+  private static final Pattern FUNCTION_NAME = Pattern.compile("[A-Za-z_]+");
+
+  private SqlEdits() {}
+
+  /**
+   * Renames the referenced column, keeping its qualifier: {@code T1.name} → {@code T1.singer_id}.
+   * An unqualified reference gets its table's qualifier ({@code name} → {@code singer.email}), so
+   * that the new name can neither resolve to another table nor be ambiguous.
+   */
+  public static String replaceColumn(String sql, TextRef ref, String newColumnName) {
+    String name = identifier(newColumnName);
+    return splice(sql, ref.nameSpan(), ref.unqualified() ? ref.qualifier() + "." + name : name);
+  }
+
+  /** Wraps the SELECT item holding the reference: {@code T1.price} → {@code AVG(T1.price)}. */
+  public static String wrapItem(String sql, TextRef ref, String aggregate) {
+    Span item = require(ref.itemSpan(), ref, "is not in a SELECT item");
+    if (!FUNCTION_NAME.matcher(aggregate).matches()) {
+      throw new IllegalArgumentException("not a function name: " + aggregate);
+    }
+    return splice(sql, item, aggregate + "(" + text(sql, item) + ")");
+  }
+
+  /**
+   * Drops the aggregate around the reference: {@code avg(DISTINCT T1.price)} → {@code T1.price}.
+   */
+  public static String unwrapAggregate(String sql, TextRef ref) {
+    Span aggregate = require(ref.aggregateSpan(), ref, "is not under an aggregate");
+    return splice(sql, aggregate, text(sql, ref.columnSpan()));
+  }
+
+  /**
+   * Appends {@code , T1.email} to the top-level SELECT list, qualified by the table's alias if it
+   * has one, else by its name as written.
+   */
+  public static String appendSelectItem(
+      String sql, SqlAnalysis analysis, TextTable table, String columnName) {
+    if (!analysis.sql().equals(sql)) {
+      throw new IllegalArgumentException("the analysis is of another SQL text");
+    }
+    if (analysis.selectListEnd() < 0) {
+      throw new IllegalArgumentException("the query has no top-level SELECT list");
+    }
+    Span end = new Span(analysis.selectListEnd(), analysis.selectListEnd());
+    return splice(sql, end, ", " + table.qualifier() + "." + identifier(columnName));
+  }
+
+  /**
+   * A column name as SQL text: as it is when the parser reads it as a plain name, else in
+   * backticks.
+   */
+  static String identifier(String name) {
+    return PLAIN_NAME.matcher(name).matches() && readsAsColumn(name, name)
+        ? name
+        : "`" + name.replace("`", "``") + "`";
+  }
+
+  private static boolean readsAsColumn(String text, String name) {
+    try {
+      return CCJSqlParserUtil.parseExpression(text) instanceof Column column
+          && column.getColumnName().equals(name);
+    } catch (JSQLParserException | RuntimeException e) {
+      return false;
+    }
+  }
+
+  private static Span require(Span span, TextRef ref, String why) {
+    if (span == null) {
+      throw new IllegalArgumentException("reference " + ref + " " + why);
+    }
+    return span;
+  }
+
+  private static String text(String sql, Span span) {
+    if (span.end() > sql.length()) {
+      throw new IllegalArgumentException("span " + span + " is outside the SQL text");
+    }
+    return span.text(sql);
+  }
+
+  /** Replaces the span; a space keeps the new text from fusing with a word next to it. */
+  private static String splice(String sql, Span span, String replacement) {
+    text(sql, span);
+    String before = sql.substring(0, span.start());
+    String after = sql.substring(span.end());
+    if (fuses(before, replacement)) {
+      replacement = " " + replacement;
+    }
+    if (fuses(replacement, after)) {
+      replacement = replacement + " ";
+    }
+    return before + replacement + after;
+  }
+
+  private static boolean fuses(String left, String right) {
+    return !left.isEmpty()
+        && !right.isEmpty()
+        && Character.isJavaIdentifierPart(left.charAt(left.length() - 1))
+        && Character.isJavaIdentifierPart(right.charAt(0));
+  }
+}

@@ -1,0 +1,43 @@
+package rolepolicy.sql;
+
+import rolepolicy.model.Role;
+
+/**
+ * One column reference found in SQL text, with the same meaning as the AST walker's references.
+ *
+ * @param column {@code table.column} from the schema's original names, lower-cased
+ * @param qualifier the alias, else the table name as written, of the FROM table it belongs to
+ * @param role the role the reference plays
+ * @param aggId the effective aggregate: 0 none, 1 max, 2 min, 3 count, 4 sum, 5 avg
+ * @param selectItem index of the top-level SELECT item that holds it, or -1
+ * @param columnSpan the column reference as written, qualifier included
+ * @param nameSpan the column name alone (the last part of {@code columnSpan})
+ * @param itemSpan the SELECT item expression holding it, without any alias (any depth), or null
+ * @param aggregateSpan the outermost aggregate call around it, such as {@code avg(T1.price)}, or
+ *     null
+ */
+public record TextRef(
+    String column,
+    String qualifier,
+    Role role,
+    int aggId,
+    int selectItem,
+    Span columnSpan,
+    Span nameSpan,
+    Span itemSpan,
+    Span aggregateSpan) {
+
+  /** Whether the text writes the column without a table qualifier. */
+  public boolean unqualified() {
+    return columnSpan.equals(nameSpan);
+  }
+
+  @Override
+  public String toString() {
+    return column
+        + " "
+        + role
+        + (aggId == 0 ? "" : " agg=" + aggId)
+        + (selectItem < 0 ? "" : " item=" + selectItem);
+  }
+}

@@ -1,0 +1,136 @@
+package rolepolicy.sql;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SqlEditsTest {
+  private static final SqlAnalyzer ANALYZER = new SqlAnalyzer(TestSchemas.CONCERT_SINGER);
+
+  private static TextRef ref(String sql, int index) {
+    return ANALYZER.analyse(sql).refs().get(index);
+  }
+
+  private static List<String> refs(String sql) {
+    return ANALYZER.analyse(sql).refs().stream().map(TextRef::toString).toList();
+  }
+
+  @Test
+  void replaceColumnKeepsTheQualifier() {
+    String sql = "SELECT T1.Name FROM singer AS T1 WHERE T1.Country  =  \"France\"";
+    String edited = SqlEdits.replaceColumn(sql, ref(sql, 0), "Singer_ID");
+    assertEquals("SELECT T1.Singer_ID FROM singer AS T1 WHERE T1.Country  =  \"France\"", edited);
+    assertEquals(
+        List.of("singer.singer_id SelectExpr item=0", "singer.country WherePred"), refs(edited));
+  }
+
+  @Test
+  void replaceColumnQualifiesAnUnqualifiedReference() {
+    String sql = "SELECT Name ,  Age FROM singer";
+    assertEquals(
+        "SELECT Name ,  singer.Email FROM singer",
+        SqlEdits.replaceColumn(sql, ref(sql, 1), "Email"));
+    String join = "SELECT Country FROM concert AS T1 JOIN singer AS T2";
+    String edited = SqlEdits.replaceColumn(join, ref(join, 0), "Year");
+    assertEquals("SELECT T2.Year FROM concert AS T1 JOIN singer AS T2", edited);
+    assertEquals(List.of("singer.year SelectExpr item=0"), refs(edited));
+  }
+
+  @Test
+  void replaceColumnQuotesAnAwkwardName() {
+    String sql = "SELECT T1.Name FROM singer AS T1";
+    String edited = SqlEdits.replaceColumn(sql, ref(sql, 0), "Home Town");
+    assertEquals("SELECT T1.`Home Town` FROM singer AS T1", edited);
+    assertEquals(List.of("singer.home town SelectExpr item=0"), refs(edited));
+  }
+
+  @Test
+  void wrapItemWrapsTheWholeItemAndKeepsItsAlias() {
+    String sql = "SELECT T1.Price AS p ,  T1.Name FROM singer AS T1";
+    String edited = SqlEdits.wrapItem(sql, ref(sql, 0), "AVG");
+    assertEquals("SELECT AVG(T1.Price) AS p ,  T1.Name FROM singer AS T1", edited);
+    assertEquals(
+        List.of("singer.price AggArg agg=5 item=0", "singer.name SelectExpr item=1"), refs(edited));
+  }
+
+  @Test
+  void wrapItemKeepsAWordBeforeItApart() {
+    String sql = "SELECT distinct(Price) FROM singer";
+    String edited = SqlEdits.wrapItem(sql, ref(sql, 0), "AVG");
+    assertEquals("SELECT distinct AVG((Price)) FROM singer", edited);
+    assertEquals(List.of("singer.price AggArg agg=5 item=0"), refs(edited));
+  }
+
+  @Test
+  void wrapItemNeedsASelectItem() {
+    String sql = "SELECT T1.Name FROM singer AS T1 WHERE T1.Age > 3";
+    assertThrows(IllegalArgumentException.class, () -> SqlEdits.wrapItem(sql, ref(sql, 1), "AVG"));
+  }
+
+  @Test
+  void unwrapAggregateLeavesTheBareColumn() {
+    String sql = "SELECT avg(DISTINCT T1.Price) ,  T1.Name FROM singer AS T1 GROUP BY T1.Name";
+    String edited = SqlEdits.unwrapAggregate(sql, ref(sql, 0));
+    assertEquals("SELECT T1.Price ,  T1.Name FROM singer AS T1 GROUP BY T1.Name", edited);
+    assertEquals(
+        List.of("singer.price SelectExpr item=0", "singer.name SelectExpr item=1"), refs(edited));
+  }
+
+  @Test
+  void unwrapAggregateNeedsAnAggregate() {
+    String sql = "SELECT T1.Name FROM singer AS T1";
+    assertThrows(IllegalArgumentException.class, () -> SqlEdits.unwrapAggregate(sql, ref(sql, 0)));
+  }
+
+  @Test
+  void appendSelectItemQualifiesWithTheAlias() {
+    String sql =
+        "SELECT T2.Name ,  count(*) AS n FROM concert AS T1 JOIN singer AS T2"
+            + " ON T1.concert_ID  =  T2.Singer_ID GROUP BY T2.Name";
+    SqlAnalysis analysis = ANALYZER.analyse(sql);
+    String edited = SqlEdits.appendSelectItem(sql, analysis, analysis.fromTables().get(1), "Email");
+    assertEquals(
+        "SELECT T2.Name ,  count(*) AS n, T2.Email FROM concert AS T1 JOIN singer AS T2"
+            + " ON T1.concert_ID  =  T2.Singer_ID GROUP BY T2.Name",
+        edited);
+    assertEquals(
+        List.of(
+            "singer.name SelectExpr item=0",
+            "singer.email SelectExpr item=2",
+            "concert.concert_id JoinCond",
+            "singer.singer_id JoinCond"),
+        refs(edited));
+  }
+
+  @Test
+  void appendSelectItemQualifiesWithTheTableNameAsWritten() {
+    String sql = "SELECT DISTINCT Name FROM SINGER WHERE Age > 20";
+    SqlAnalysis analysis = ANALYZER.analyse(sql);
+    assertEquals(
+        "SELECT DISTINCT Name, SINGER.Year FROM SINGER WHERE Age > 20",
+        SqlEdits.appendSelectItem(sql, analysis, analysis.fromTables().get(0), "Year"));
+  }
+
+  @Test
+  void appendSelectItemQuotesAKeywordName() {
+    String sql = "SELECT concert_Name FROM concert";
+    SqlAnalysis analysis = ANALYZER.analyse(sql);
+    String edited = SqlEdits.appendSelectItem(sql, analysis, analysis.fromTables().get(0), "From");
+    assertEquals("SELECT concert_Name, concert.`From` FROM concert", edited);
+    assertEquals(
+        List.of("concert.concert_name SelectExpr item=0", "concert.from SelectExpr item=1"),
+        refs(edited));
+  }
+
+  @Test
+  void appendSelectItemNeedsTheAnalysisOfTheSameText() {
+    SqlAnalysis analysis = ANALYZER.analyse("SELECT Name FROM singer");
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            SqlEdits.appendSelectItem(
+                "SELECT Age FROM singer", analysis, analysis.fromTables().get(0), "Email"));
+  }
+}
