@@ -12,7 +12,6 @@ import rolepolicy.spider.Schema;
 import rolepolicy.sql.SqlAnalysis;
 import rolepolicy.sql.SqlAnalysisException;
 import rolepolicy.sql.SqlAnalyzer;
-import rolepolicy.sql.TextRef;
 
 /** Everything built once per database: walker, SQL analyser and the policy map of the output. */
 final class DatabaseContext {
@@ -45,17 +44,13 @@ final class DatabaseContext {
     } catch (SqlAnalysisException e) {
       throw new SqlTextException("cannot analyse SQL text: " + e.getMessage());
     }
-    List<String> found = analysis.refs().stream().map(DatabaseContext::signature).toList();
+    List<String> found = analysis.columnRefs().stream().map(DatabaseContext::signature).toList();
     List<String> wanted = expected.stream().map(DatabaseContext::signature).toList();
     if (!found.equals(wanted)) {
       throw new SqlTextException(
           "SQL text gives references " + found + " but the AST gives " + wanted + ": " + sql);
     }
     return analysis;
-  }
-
-  private static String signature(TextRef ref) {
-    return ref.column() + " " + ref.role() + " " + ref.aggId() + " " + ref.selectItem();
   }
 
   private static String signature(ColumnRef ref) {

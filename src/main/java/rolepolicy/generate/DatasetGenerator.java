@@ -7,7 +7,6 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -116,13 +115,5 @@ public final class DatasetGenerator {
         c.finalPolicy().name(),
         c.overrideReason(),
         c.overrideRule());
-  }
-
-  static void ensureDirectory(Path dir) {
-    try {
-      Files.createDirectories(dir);
-    } catch (IOException e) {
-      throw new InputException(dir + ": cannot create output folder: " + e, e);
-    }
   }
 }

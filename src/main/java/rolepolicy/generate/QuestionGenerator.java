@@ -26,6 +26,7 @@ import rolepolicy.spider.AstWalk;
 import rolepolicy.spider.Question;
 import rolepolicy.spider.Schema;
 import rolepolicy.sql.SqlAnalysis;
+import rolepolicy.sql.SqlAnalysisException;
 import rolepolicy.sql.SqlEdits;
 import rolepolicy.sql.TextRef;
 import rolepolicy.sql.TextTable;
@@ -161,18 +162,13 @@ public final class QuestionGenerator {
    * query whose Spider AST disagrees with its text.
    */
   private boolean textIsCompliant(DatabaseContext db, String sql) {
-    List<TextRef> refs;
+    List<ColumnRef> refs;
     try {
-      refs = db.analyzer.analyse(sql).refs();
-    } catch (rolepolicy.sql.SqlAnalysisException e) {
+      refs = db.analyzer.analyse(sql).columnRefs();
+    } catch (SqlAnalysisException e) {
       return false;
     }
-    List<ColumnRef> asRefs = new ArrayList<>();
-    for (TextRef r : refs) {
-      asRefs.add(new ColumnRef(asRefs.size(), r.column(), r.role(), r.aggId(), r.selectItem(), null, null));
-    }
-    List<String> tables = asRefs.stream().map(ColumnRef::table).distinct().toList();
-    return engine.violations(asRefs, tables, db.policies, null, "text").isEmpty();
+    return engine.violations(refs, List.of(), db.policies, null, "text").isEmpty();
   }
 
   private static GoldLabel unverified(

@@ -1,6 +1,8 @@
 package rolepolicy.sql;
 
+import java.util.ArrayList;
 import java.util.List;
+import rolepolicy.model.ColumnRef;
 
 /**
  * What analysing one SQL text found.
@@ -23,5 +25,14 @@ public record SqlAnalysis(
   public SqlAnalysis {
     refs = List.copyOf(refs);
     fromTables = List.copyOf(fromTables);
+  }
+
+  /** The references as the rules' facts; there is no AST, so paths are null. */
+  public List<ColumnRef> columnRefs() {
+    List<ColumnRef> facts = new ArrayList<>(refs.size());
+    for (TextRef r : refs) {
+      facts.add(new ColumnRef(facts.size(), r.column(), r.role(), r.aggId(), r.selectItem(), null, null));
+    }
+    return facts;
   }
 }

@@ -24,10 +24,8 @@ import rolepolicy.engine.QuestionEngine;
 import rolepolicy.model.ColumnRef;
 import rolepolicy.model.Violation;
 import rolepolicy.spider.Schema;
-import rolepolicy.sql.SqlAnalysis;
 import rolepolicy.sql.SqlAnalyzer;
 import rolepolicy.sql.SqlAnalyzerAgreementTest;
-import rolepolicy.sql.TextRef;
 
 /** Whole Spider splits: one record per question, the gold invariant, and SQL that executes. */
 class SpiderDatasetTest {
@@ -173,11 +171,8 @@ class SpiderDatasetTest {
   static List<Violation> violationsOfText(JsonNode record, String sql) {
     String db = record.get("db_id").asText();
     Schema schema = TestData.schemas().get(db);
-    SqlAnalysis analysis = ANALYZERS.computeIfAbsent(db, d -> new SqlAnalyzer(schema)).analyse(sql);
-    List<ColumnRef> refs = new ArrayList<>();
-    for (TextRef r : analysis.refs()) {
-      refs.add(new ColumnRef(refs.size(), r.column(), r.role(), r.aggId(), r.selectItem(), "", null));
-    }
+    List<ColumnRef> refs =
+        ANALYZERS.computeIfAbsent(db, d -> new SqlAnalyzer(schema)).analyse(sql).columnRefs();
     return new QuestionEngine(TestData.rules())
         .violations(refs, schema.tables(), TestData.autoPolicies().get(db), null, "text");
   }
