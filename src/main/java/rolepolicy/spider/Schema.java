@@ -18,11 +18,24 @@ public final class Schema {
   private final List<SchemaColumn> columns;
   private final Map<String, SchemaColumn> byKey = new LinkedHashMap<>();
   private final Map<String, String> tableByLowerName = new LinkedHashMap<>();
+  private final List<ForeignKey> foreignKeys;
+
+  /**
+   * One entry of Spider's {@code foreign_keys}: a column and the column it references, both as
+   * indexes into {@code column_names_original}.
+   */
+  public record ForeignKey(int column, int references) {}
 
   public Schema(String dbId, List<String> tables, List<SchemaColumn> columns) {
+    this(dbId, tables, columns, List.of());
+  }
+
+  public Schema(
+      String dbId, List<String> tables, List<SchemaColumn> columns, List<ForeignKey> foreignKeys) {
     this.dbId = dbId;
     this.tables = List.copyOf(tables);
     this.columns = List.copyOf(columns);
+    this.foreignKeys = List.copyOf(foreignKeys);
     for (String table : tables) {
       tableByLowerName.putIfAbsent(table.toLowerCase(Locale.ROOT), table);
     }
@@ -73,6 +86,16 @@ public final class Schema {
   /** The columns of one table (original name, any case), in schema order. */
   public List<SchemaColumn> columnsOf(String table) {
     return realColumns().stream().filter(c -> c.table().equalsIgnoreCase(table)).toList();
+  }
+
+  /** Spider's {@code foreign_keys}, in file order (empty for a schema built without them). */
+  public List<ForeignKey> foreignKeys() {
+    return foreignKeys;
+  }
+
+  /** Whether the column at this index references another, or is referenced, in {@code foreign_keys}. */
+  public boolean inForeignKey(int index) {
+    return foreignKeys.stream().anyMatch(fk -> fk.column() == index || fk.references() == index);
   }
 
   /** Columns keyed by {@code table.column}, lower-cased, in schema order. */

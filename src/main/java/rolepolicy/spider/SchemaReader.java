@@ -71,7 +71,23 @@ public final class SchemaReader {
           new SchemaColumn(
               dbId, i, table, pair.get(1).asText(), types.path(i).asText(""), primaryKeys.contains(i)));
     }
-    return new Schema(dbId, tables, columns);
+    return new Schema(dbId, tables, columns, foreignKeys(db, columns.size()));
+  }
+
+  /** Spider's {@code foreign_keys} pairs; pairs that are not two column indexes in range are skipped. */
+  private static List<Schema.ForeignKey> foreignKeys(JsonNode db, int columnCount) {
+    List<Schema.ForeignKey> keys = new ArrayList<>();
+    for (JsonNode pair : db.path("foreign_keys")) {
+      if (pair.isArray() && pair.size() == 2 && pair.get(0).isInt() && pair.get(1).isInt()
+          && inRange(pair.get(0).asInt(), columnCount) && inRange(pair.get(1).asInt(), columnCount)) {
+        keys.add(new Schema.ForeignKey(pair.get(0).asInt(), pair.get(1).asInt()));
+      }
+    }
+    return keys;
+  }
+
+  private static boolean inRange(int index, int columnCount) {
+    return index > 0 && index < columnCount;
   }
 
   private static String tableAt(List<String> tables, int index, String where, int column) {
@@ -98,7 +114,8 @@ public final class SchemaReader {
     return value;
   }
 
-  static String describe(Path file, IOException e) {
+  /** A message for a JSON file that cannot be read: missing, or malformed with line and column. */
+  public static String describe(Path file, IOException e) {
     if (e instanceof NoSuchFileException || !Files.exists(file)) {
       return file + ": file not found";
     }
