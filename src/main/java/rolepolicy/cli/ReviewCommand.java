@@ -1,0 +1,345 @@
+package rolepolicy.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
+import org.sqlite.SQLiteConfig;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import rolepolicy.engine.ColumnPolicy;
+import rolepolicy.engine.DatabasePolicies;
+import rolepolicy.engine.PolicyAssigner;
+import rolepolicy.engine.RuleBase;
+import rolepolicy.model.Policy;
+import rolepolicy.model.PolicyOverride;
+import rolepolicy.model.SchemaColumn;
+import rolepolicy.spider.InputException;
+import rolepolicy.spider.OverridesReader;
+import rolepolicy.spider.Schema;
+import rolepolicy.spider.SchemaReader;
+
+/**
+ * The reviewer's worksheet (issue 5): every column with its automatic policy and rule, its table,
+ * type and key role, its final policy when overridden, and a few sample values; suspicious
+ * policies are flagged. It reads and prints only: policies come from the same rules and overrides
+ * as {@code generate}.
+ */
+@Command(
+    name = "review",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Print the policy review worksheet of one database or all: each column's automatic policy,"
+          + " the rule that assigned it, its type, key role, final policy and sample values.",
+      "Lines starting with '!' are flagged: Hidden or AggOnly in a table that does not look like"
+          + " it describes people, JoinOnly on a column that is no key, a key left Public."
+    })
+public final class ReviewCommand implements Callable<Integer> {
+  private static final Path DEFAULT_OVERRIDES = Path.of("data", "overrides.json");
+  private static final int SAMPLES = 3;
+  private static final int SAMPLE_WIDTH = 28;
+
+  /**
+   * Words that, found in a table's name, say that its rows are people. A heuristic for the flags
+   * only: it never changes a policy.
+   */
+  private static final Set<String> PERSON_WORDS =
+      Set.of(
+          "actor", "advisor", "architect", "artist", "author", "bandmate", "builder", "candidate",
+          "captain", "client", "climber", "coach", "conductor", "contact", "contestant", "customer",
+          "dependent", "director", "driver", "editor", "employee", "employees", "entrepreneur",
+          "faculty", "guest", "gymnast", "head", "highschooler", "host", "individual", "instructor",
+          "journalist", "manager", "member", "musician", "nurse", "owner", "participant", "patient",
+          "people", "performer", "perpetrator", "person", "physician", "pilot", "player",
+          "producer", "professional", "professor", "representative", "resident", "reviewer",
+          "scientist", "singer", "staff", "student", "swimmer", "teacher", "technician", "tutor",
+          "user", "visitor", "voter", "writer");
+
+  /** Column names that hold a person's name: a table that has one describes people. */
+  private static final Pattern PERSON_NAME_COLUMN =
+      Pattern.compile("(?i).*(first_?name|last_?name|given_?name|family_?name|surname|fname|lname)");
+
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--db",
+      paramLabel = "DB_ID",
+      description = "Review only this database (default: all, in tables.json order).")
+  String db;
+
+  @Option(
+      names = "--spider",
+      paramLabel = "DIR",
+      description = "Spider folder with tables.json and, for sample values, database/<db>/<db>.sqlite (default: ${DEFAULT-VALUE}).",
+      defaultValue = "data/spider")
+  Path spider;
+
+  @Option(
+      names = "--rules",
+      paramLabel = "DIR",
+      description = "Folder of .drl rule files (default: ${DEFAULT-VALUE}).",
+      defaultValue = "rules")
+  Path rules;
+
+  @Option(
+      names = "--overrides",
+      paramLabel = "FILE",
+      description = "Policy overrides (default: data/overrides.json when it exists).")
+  Path overrides;
+
+  /** One column's line of the worksheet. */
+  private record Row(ColumnPolicy policy, String key, List<String> samples, List<String> flags) {}
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    Map<String, Schema> schemas = SchemaReader.read(spider.resolve("tables.json"));
+    if (db != null && !schemas.containsKey(db)) {
+      throw new ParameterException(
+          spec.commandLine(), "unknown database '" + db + "': not in " + spider.resolve("tables.json"));
+    }
+    String source = overridesSource();
+    List<PolicyOverride> overrideList =
+        source == null ? List.of() : OverridesReader.read(Path.of(source));
+    Map<String, DatabasePolicies> policies =
+        new PolicyAssigner(RuleBase.load(rules))
+            .assign(schemas, overrideList, source == null ? "no overrides" : source);
+
+    out.printf(
+        "review: %s; rules %s; overrides %s (%d entries)%n",
+        db == null ? schemas.size() + " databases" : db,
+        rules,
+        source == null ? "none" : source,
+        overrideList.size());
+    for (Schema schema : schemas.values()) {
+      if (db == null || db.equals(schema.dbId())) {
+        out.println();
+        print(out, schema, policies.get(schema.dbId()));
+      }
+    }
+    out.flush();
+    return 0;
+  }
+
+  /** The overrides file to read, or null for none. */
+  private String overridesSource() {
+    if (overrides != null) {
+      if (!Files.isRegularFile(overrides)) {
+        throw new InputException(overrides + ": file not found");
+      }
+      return overrides.toString();
+    }
+    return Files.isRegularFile(DEFAULT_OVERRIDES) ? DEFAULT_OVERRIDES.toString() : null;
+  }
+
+  private void print(PrintWriter out, Schema schema, DatabasePolicies policies) {
+    Path file = spider.resolve("database").resolve(schema.dbId()).resolve(schema.dbId() + ".sqlite");
+    List<Row> rows = new ArrayList<>();
+    try (Samples samples = new Samples(file)) {
+      for (ColumnPolicy c : policies.columns()) {
+        SchemaColumn column = c.column();
+        rows.add(
+            new Row(
+                c,
+                keyRole(schema, column),
+                samples.of(column.table(), column.name()),
+                flags(schema, c)));
+      }
+    }
+    long flagged = rows.stream().filter(r -> !r.flags().isEmpty()).count();
+    long overridden = rows.stream().filter(r -> r.policy().overrideRule() != null).count();
+    out.printf(
+        "== %s: %d tables, %d columns, %d flagged, %d overridden; samples: %s%n",
+        schema.dbId(),
+        schema.tables().size(),
+        rows.size(),
+        flagged,
+        overridden,
+        Files.isRegularFile(file) ? spider.relativize(file) : "none (no " + spider.relativize(file) + ")");
+    List<String[]> cells = new ArrayList<>();
+    cells.add(new String[] {"table.column", "type", "key", "auto", "final", "rule", "samples"});
+    for (Row r : rows) {
+      ColumnPolicy c = r.policy();
+      cells.add(
+          new String[] {
+            c.column().table() + "." + c.column().name(),
+            c.column().type(),
+            r.key(),
+            c.autoPolicy().name(),
+            c.overrideRule() == null ? "=" : c.finalPolicy().name(),
+            c.autoRule(),
+            String.join(" | ", r.samples())
+          });
+    }
+    int[] width = new int[6];
+    for (String[] line : cells) {
+      for (int i = 0; i < width.length; i++) {
+        width[i] = Math.max(width[i], line[i].length());
+      }
+    }
+    for (int i = 0; i < cells.size(); i++) {
+      Row r = i == 0 ? null : rows.get(i - 1);
+      StringBuilder line = new StringBuilder(r != null && !r.flags().isEmpty() ? "! " : "  ");
+      String[] cell = cells.get(i);
+      for (int j = 0; j < width.length; j++) {
+        line.append(String.format("%-" + width[j] + "s  ", cell[j]));
+      }
+      out.println((line + cell[6]).stripTrailing());
+      if (r != null) {
+        if (r.policy().overrideRule() != null) {
+          out.println("      override: " + r.policy().overrideReason());
+        }
+        r.flags().forEach(f -> out.println("      flag: " + f));
+      }
+    }
+  }
+
+  /** PK, FK -> the column it references, referenced (by a foreign key), or "-". */
+  private static String keyRole(Schema schema, SchemaColumn column) {
+    List<String> roles = new ArrayList<>();
+    if (column.primaryKey()) {
+      roles.add("PK");
+    }
+    for (Schema.ForeignKey fk : schema.foreignKeys()) {
+      if (fk.column() == column.index()) {
+        SchemaColumn target = schema.column(fk.references());
+        roles.add("FK->" + target.table() + "." + target.name());
+      }
+    }
+    if (schema.foreignKeys().stream().anyMatch(fk -> fk.references() == column.index())) {
+      roles.add("referenced");
+    }
+    return roles.isEmpty() ? "-" : String.join(",", roles);
+  }
+
+  private static boolean isKey(Schema schema, SchemaColumn column) {
+    return column.primaryKey() || schema.inForeignKey(column.index());
+  }
+
+  /** Why a column's final policy looks suspicious; empty when it does not. */
+  private static List<String> flags(Schema schema, ColumnPolicy c) {
+    SchemaColumn column = c.column();
+    Policy policy = c.finalPolicy();
+    List<String> flags = new ArrayList<>();
+    if ((policy == Policy.Hidden || policy == Policy.AggOnly)
+        && !describesPeople(schema, column.table())) {
+      flags.add(
+          policy
+              + " in table "
+              + column.table()
+              + ", which does not look like it describes people (no person word in its name,"
+              + " no person-name column)");
+    }
+    if (policy == Policy.JoinOnly && !isKey(schema, column)) {
+      flags.add("JoinOnly but no key: not in primary_keys or foreign_keys");
+    }
+    if (policy == Policy.Public && isKey(schema, column)) {
+      flags.add("a key left Public: " + keyRole(schema, column));
+    }
+    return flags;
+  }
+
+  /** Whether a table's name has a person word, or it has a person-name column. */
+  static boolean describesPeople(Schema schema, String table) {
+    for (String word : words(table)) {
+      if (PERSON_WORDS.contains(word) || PERSON_WORDS.contains(singular(word))) {
+        return true;
+      }
+    }
+    return schema.columnsOf(table).stream()
+        .anyMatch(c -> PERSON_NAME_COLUMN.matcher(c.name()).matches());
+  }
+
+  /** A name's words, lower-cased: split at non-letters and at lower-to-upper case changes. */
+  private static List<String> words(String name) {
+    List<String> words = new ArrayList<>();
+    for (String part : name.split("[^A-Za-z]+|(?<=[a-z])(?=[A-Z])")) {
+      if (!part.isEmpty()) {
+        words.add(part.toLowerCase(Locale.ROOT));
+      }
+    }
+    return words;
+  }
+
+  private static String singular(String word) {
+    return word.endsWith("s") ? word.substring(0, word.length() - 1) : word;
+  }
+
+  /** Distinct sample values of a column, from the database opened read-only; nothing without one. */
+  private static final class Samples implements AutoCloseable {
+    private final Connection connection;
+    private final Map<String, List<String>> cache = new LinkedHashMap<>();
+
+    Samples(Path file) {
+      Connection opened = null;
+      if (Files.isRegularFile(file)) {
+        SQLiteConfig config = new SQLiteConfig();
+        config.setReadOnly(true);
+        try {
+          opened =
+              config.createConnection("jdbc:sqlite:" + file.toAbsolutePath().toUri() + "?mode=ro");
+        } catch (SQLException e) {
+          throw new InputException(file + ": cannot open read-only: " + e.getMessage(), e);
+        }
+      }
+      this.connection = opened;
+    }
+
+    List<String> of(String table, String column) {
+      if (connection == null) {
+        return List.of();
+      }
+      return cache.computeIfAbsent(table + "." + column, k -> query(table, column));
+    }
+
+    private List<String> query(String table, String column) {
+      String sql =
+          "SELECT DISTINCT " + quote(column) + " FROM " + quote(table)
+              + " WHERE " + quote(column) + " IS NOT NULL AND " + quote(column) + " <> '' LIMIT " + SAMPLES;
+      List<String> values = new ArrayList<>();
+      try (PreparedStatement statement = connection.prepareStatement(sql);
+          ResultSet result = statement.executeQuery()) {
+        while (result.next()) {
+          values.add(shorten(result.getString(1)));
+        }
+      } catch (SQLException e) {
+        values.add("(no samples: " + e.getMessage().replaceAll("\\s+", " ").strip() + ")");
+      }
+      return values;
+    }
+
+    private static String quote(String identifier) {
+      return "\"" + identifier.replace("\"", "\"\"") + "\"";
+    }
+
+    private static String shorten(String value) {
+      String flat = value == null ? "" : value.replaceAll("\\s+", " ").strip();
+      return flat.length() <= SAMPLE_WIDTH ? flat : flat.substring(0, SAMPLE_WIDTH - 1) + "…";
+    }
+
+    @Override
+    public void close() {
+      if (connection != null) {
+        try {
+          connection.close();
+        } catch (SQLException e) {
+          // read-only: nothing to lose
+        }
+      }
+    }
+  }
+}
