@@ -12,7 +12,7 @@ import rolepolicy.spider.InputException;
     mixinStandardHelpOptions = true,
     version = "rolepolicy 0.1.0",
     description = "Role-sensitive column usage policies for Text-to-SQL, decided by Drools rules.",
-    subcommands = {GenerateCommand.class})
+    subcommands = {GenerateCommand.class, EvaluateCommand.class})
 public final class Main {
   /** Exit code for bad input or a rule file that does not compile. */
   public static final int BAD_INPUT = 1;

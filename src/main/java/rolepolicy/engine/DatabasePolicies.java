@@ -3,6 +3,7 @@ package rolepolicy.engine;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import rolepolicy.model.PolicedColumn;
 
 /** The policies of every column of one database, in schema order. */
 public final class DatabasePolicies {
@@ -31,5 +32,14 @@ public final class DatabasePolicies {
   /** The columns of one table (any case), in schema order; empty for an unknown table. */
   public List<ColumnPolicy> ofTable(String table) {
     return byTable.getOrDefault(table.toLowerCase(java.util.Locale.ROOT), List.of());
+  }
+
+  /** The policed columns of these tables (lower-cased names), table by table, in schema order. */
+  public List<PolicedColumn> policed(java.util.Collection<String> tables) {
+    List<PolicedColumn> columns = new java.util.ArrayList<>();
+    for (String table : tables) {
+      ofTable(table).forEach(c -> columns.add(c.policed()));
+    }
+    return columns;
   }
 }

@@ -10,6 +10,7 @@ import rolepolicy.model.ColumnRef;
 import rolepolicy.model.Decision;
 import rolepolicy.model.NegativeEdit;
 import rolepolicy.model.NegativeSearch;
+import rolepolicy.model.PolicedColumn;
 import rolepolicy.model.RewriteRound;
 import rolepolicy.model.Violation;
 import rolepolicy.spider.AstWalk;
@@ -60,23 +61,31 @@ public final class QuestionEngine {
   /** The violations of a list of references (permission rules only). */
   public List<Violation> violations(
       List<ColumnRef> refs, List<String> tables, DatabasePolicies policies, Audit audit, String stage) {
-    return inWalkOrder(
-        Sessions.only(
-            Sessions.fire(rules, queryFacts(refs, tables, policies), audit, stage),
-            Violation.class));
+    return violations(refs, policies.policed(touchedTables(refs, tables)), audit, stage);
+  }
+
+  /** The violations of references to columns with the given policies (permission rules only). */
+  public List<Violation> violations(
+      List<ColumnRef> refs, List<PolicedColumn> columns, Audit audit, String stage) {
+    List<Object> facts = new ArrayList<>(refs);
+    facts.addAll(columns);
+    return inWalkOrder(Sessions.only(Sessions.fire(rules, facts, audit, stage), Violation.class));
   }
 
   /** References plus the policed columns of every table the query touches. */
   private static List<Object> queryFacts(
       List<ColumnRef> refs, List<String> tables, DatabasePolicies policies) {
+    List<Object> facts = new ArrayList<>(refs);
+    facts.addAll(policies.policed(touchedTables(refs, tables)));
+    return facts;
+  }
+
+  /** The tables named, then the tables of the references, lower-cased, each once. */
+  public static Set<String> touchedTables(List<ColumnRef> refs, List<String> tables) {
     Set<String> touched = new LinkedHashSet<>();
     tables.forEach(t -> touched.add(t.toLowerCase(java.util.Locale.ROOT)));
     refs.forEach(r -> touched.add(r.table()));
-    List<Object> facts = new ArrayList<>(refs);
-    for (String table : touched) {
-      policies.ofTable(table).forEach(c -> facts.add(c.policed()));
-    }
-    return facts;
+    return touched;
   }
 
   private static List<Violation> inWalkOrder(List<Violation> violations) {

@@ -1,0 +1,195 @@
+package rolepolicy.evaluate;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import rolepolicy.evaluate.QuestionResult.Found;
+import rolepolicy.evaluate.QuestionResult.Outcome;
+import rolepolicy.model.Policy;
+import rolepolicy.model.Role;
+
+/**
+ * The metrics of SPEC §9 over one predictor's results. Rates are fractions in [0, 1]; a rate
+ * whose denominator is zero, or that needs execution when none was run, is null.
+ */
+@JsonPropertyOrder({"questions", "refuse", "compliance", "execution", "reliability", "outcomes"})
+public record Metrics(
+    int questions,
+    Refuse refuse,
+    Compliance compliance,
+    ExecutionMatch execution,
+    Reliability reliability,
+    Map<Outcome, Integer> outcomes) {
+
+  /** The refuse/answer decision against the gold label type; REFUSE is the positive class. */
+  @JsonPropertyOrder({"gold_refuse", "predicted_refuse", "true_refuse", "precision", "recall", "f1", "accuracy"})
+  @JsonInclude(JsonInclude.Include.ALWAYS)
+  public record Refuse(
+      @JsonProperty("gold_refuse") int goldRefuse,
+      @JsonProperty("predicted_refuse") int predictedRefuse,
+      @JsonProperty("true_refuse") int trueRefuse,
+      Double precision,
+      Double recall,
+      Double f1,
+      Double accuracy) {}
+
+  /** Policy compliance of the answered (non-REFUSE) predictions, analysed from their text. */
+  @JsonPropertyOrder({
+    "answered", "unanalysable", "compliant", "compliant_rate", "violating_by_role",
+    "violating_by_policy", "violations_by_role", "violations_by_policy"
+  })
+  @JsonInclude(JsonInclude.Include.ALWAYS)
+  public record Compliance(
+      int answered,
+      int unanalysable,
+      int compliant,
+      @JsonProperty("compliant_rate") Double compliantRate,
+      @JsonProperty("violating_by_role") Map<Role, Double> violatingByRole,
+      @JsonProperty("violating_by_policy") Map<Policy, Double> violatingByPolicy,
+      @JsonProperty("violations_by_role") Map<Role, Integer> violationsByRole,
+      @JsonProperty("violations_by_policy") Map<Policy, Integer> violationsByPolicy) {}
+
+  /** Execution of compliant answers to gold-SQL questions against the gold result. */
+  @JsonPropertyOrder({"computed", "compared", "match", "mismatch", "errors", "timeouts", "no_database", "gold_errors", "match_rate"})
+  @JsonInclude(JsonInclude.Include.ALWAYS)
+  public record ExecutionMatch(
+      boolean computed,
+      int compared,
+      int match,
+      int mismatch,
+      int errors,
+      int timeouts,
+      @JsonProperty("no_database") int noDatabase,
+      @JsonProperty("gold_errors") int goldErrors,
+      @JsonProperty("match_rate") Double matchRate) {}
+
+  /** RS(c) = mean score over the decided questions: +1 correct, 0 refused answerable, −c wrong. */
+  @JsonPropertyOrder({"decided", "undecided", "rs_0", "rs_10", "rs_n", "n"})
+  @JsonInclude(JsonInclude.Include.ALWAYS)
+  public record Reliability(
+      int decided,
+      int undecided,
+      @JsonProperty("rs_0") Double rs0,
+      @JsonProperty("rs_10") Double rs10,
+      @JsonProperty("rs_n") Double rsN,
+      int n) {}
+
+  public static Metrics of(List<QuestionResult> results, boolean executed) {
+    int n = results.size();
+    Map<Outcome, Integer> outcomes = new LinkedHashMap<>();
+    for (Outcome o : Outcome.values()) {
+      outcomes.put(o, 0);
+    }
+    results.forEach(r -> outcomes.merge(r.outcome(), 1, Integer::sum));
+    return new Metrics(n, refuse(results), compliance(results), execution(results, executed),
+        reliability(results, n, executed), outcomes);
+  }
+
+  private static Refuse refuse(List<QuestionResult> results) {
+    int gold = 0;
+    int predicted = 0;
+    int both = 0;
+    int agree = 0;
+    for (QuestionResult r : results) {
+      boolean g = r.gold().equals("REFUSE");
+      boolean p = r.prediction().equals("REFUSE");
+      gold += g ? 1 : 0;
+      predicted += p ? 1 : 0;
+      both += g && p ? 1 : 0;
+      agree += g == p ? 1 : 0;
+    }
+    Double precision = ratio(both, predicted);
+    Double recall = ratio(both, gold);
+    Double f1 = precision == null || recall == null || precision + recall == 0
+        ? null : 2 * precision * recall / (precision + recall);
+    return new Refuse(gold, predicted, both, precision, recall, f1, ratio(agree, results.size()));
+  }
+
+  private static Compliance compliance(List<QuestionResult> results) {
+    int answered = 0;
+    int unanalysable = 0;
+    int compliant = 0;
+    Map<Role, Integer> violatingByRole = zeros(Role.values());
+    Map<Policy, Integer> violatingByPolicy = zeros(Policy.values());
+    Map<Role, Integer> byRole = zeros(Role.values());
+    Map<Policy, Integer> byPolicy = zeros(Policy.values());
+    for (QuestionResult r : results) {
+      if (r.compliant() == null) {
+        continue;
+      }
+      answered++;
+      unanalysable += "OK".equals(r.analysis()) ? 0 : 1;
+      compliant += r.compliant() ? 1 : 0;
+      for (Found f : r.violations()) {
+        byRole.merge(Role.valueOf(f.role()), 1, Integer::sum);
+        byPolicy.merge(Policy.valueOf(f.policy()), 1, Integer::sum);
+      }
+      r.violations().stream().map(f -> Role.valueOf(f.role())).distinct()
+          .forEach(role -> violatingByRole.merge(role, 1, Integer::sum));
+      r.violations().stream().map(f -> Policy.valueOf(f.policy())).distinct()
+          .forEach(policy -> violatingByPolicy.merge(policy, 1, Integer::sum));
+    }
+    return new Compliance(answered, unanalysable, compliant, ratio(compliant, answered),
+        rates(violatingByRole, answered), rates(violatingByPolicy, answered), byRole, byPolicy);
+  }
+
+  private static ExecutionMatch execution(List<QuestionResult> results, boolean executed) {
+    Map<String, Integer> counts = new LinkedHashMap<>();
+    for (QuestionResult r : results) {
+      if (r.execution() != null) {
+        counts.merge(r.execution(), 1, Integer::sum);
+      }
+    }
+    int match = counts.getOrDefault("MATCH", 0);
+    int mismatch = counts.getOrDefault("MISMATCH", 0);
+    int errors = counts.getOrDefault("ERROR", 0);
+    int timeouts = counts.getOrDefault("TIMEOUT", 0);
+    int compared = match + mismatch + errors + timeouts;
+    return new ExecutionMatch(executed, compared, match, mismatch, errors, timeouts,
+        counts.getOrDefault("NO_DATABASE", 0), counts.getOrDefault("GOLD_ERROR", 0),
+        executed ? ratio(match, compared) : null);
+  }
+
+  /** Without execution every compliant answer is undecided, so RS is not computed at all. */
+  private static Reliability reliability(List<QuestionResult> results, int n, boolean executed) {
+    int decided = 0;
+    double[] sums = new double[3];
+    double[] penalties = {0, 10, n};
+    for (QuestionResult r : results) {
+      if (r.outcome() == Outcome.UNDECIDED) {
+        continue;
+      }
+      decided++;
+      for (int i = 0; i < 3; i++) {
+        sums[i] += r.outcome().score(penalties[i]);
+      }
+    }
+    int undecided = results.size() - decided;
+    if (!executed) {
+      return new Reliability(decided, undecided, null, null, null, n);
+    }
+    return new Reliability(decided, undecided, ratio(sums[0], decided), ratio(sums[1], decided),
+        ratio(sums[2], decided), n);
+  }
+
+  private static <K extends Enum<K>> Map<K, Integer> zeros(K[] keys) {
+    Map<K, Integer> map = new LinkedHashMap<>();
+    for (K key : keys) {
+      map.put(key, 0);
+    }
+    return map;
+  }
+
+  private static <K> Map<K, Double> rates(Map<K, Integer> counts, int whole) {
+    Map<K, Double> rates = new LinkedHashMap<>();
+    counts.forEach((k, v) -> rates.put(k, ratio(v, whole)));
+    return rates;
+  }
+
+  private static Double ratio(double part, double whole) {
+    return whole == 0 ? null : part / whole;
+  }
+}

@@ -1,0 +1,57 @@
+package rolepolicy.evaluate;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Compares two query results as Spider's execution accuracy does: rows as multisets (as lists
+ * when the gold query has ORDER BY), columns in order, numbers by value ({@code 1} equals {@code
+ * 1.0}), NULL equal to NULL.
+ */
+public final class ResultMatch {
+  private ResultMatch() {}
+
+  public static boolean matches(List<List<Object>> gold, List<List<Object>> predicted, boolean ordered) {
+    if (gold.size() != predicted.size()) {
+      return false;
+    }
+    List<List<String>> a = normalise(gold);
+    List<List<String>> b = normalise(predicted);
+    if (!ordered) {
+      Comparator<List<String>> byText = Comparator.comparing(Object::toString);
+      a.sort(byText);
+      b.sort(byText);
+    }
+    return a.equals(b);
+  }
+
+  private static List<List<String>> normalise(List<List<Object>> rows) {
+    List<List<String>> result = new ArrayList<>(rows.size());
+    for (List<Object> row : rows) {
+      List<String> values = new ArrayList<>(row.size());
+      for (Object value : row) {
+        values.add(canonical(value));
+      }
+      result.add(values);
+    }
+    return result;
+  }
+
+  /** A text that is equal for equal values: numbers by value, the rest as text, NULL apart. */
+  static String canonical(Object value) {
+    if (value == null) {
+      return "\u0000NULL";
+    } else if (value instanceof Number number) {
+      double d = number.doubleValue();
+      if (Double.isNaN(d) || Double.isInfinite(d)) {
+        return "n:" + d;
+      }
+      return "n:" + new BigDecimal(number.toString()).stripTrailingZeros().toPlainString();
+    } else if (value instanceof byte[] bytes) {
+      return "b:" + java.util.HexFormat.of().formatHex(bytes);
+    }
+    return "s:" + value;
+  }
+}

@@ -1,0 +1,132 @@
+package rolepolicy.evaluate;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteOpenMode;
+
+/**
+ * Runs queries on Spider's SQLite databases ({@code DIR/<db_id>/<db_id>.sqlite}), opened read-only
+ * (and {@code query_only}), with a per-query time limit. One connection per database, reused.
+ */
+public final class SqliteRunner implements AutoCloseable {
+  /** A result larger than this is an error rather than a memory hazard. */
+  static final int MAX_ROWS = 1_000_000;
+
+  private final Path databases;
+  private final long timeoutMillis;
+  private final Map<String, Connection> connections = new HashMap<>();
+  private final ScheduledExecutorService watchdog =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "sqlite-timeout");
+            t.setDaemon(true);
+            return t;
+          });
+
+  public SqliteRunner(Path databases, double timeoutSeconds) {
+    this.databases = databases;
+    this.timeoutMillis = Math.round(timeoutSeconds * 1000);
+  }
+
+  public Path databaseFile(String dbId) {
+    return databases.resolve(dbId).resolve(dbId + ".sqlite");
+  }
+
+  public Execution run(String dbId, String sql) {
+    Connection connection;
+    try {
+      connection = connection(dbId);
+    } catch (SQLException e) {
+      return Execution.failed(Execution.Status.NO_DATABASE, databaseFile(dbId) + ": " + e.getMessage());
+    }
+    if (connection == null) {
+      return Execution.failed(Execution.Status.NO_DATABASE, databaseFile(dbId) + ": no such file");
+    }
+    AtomicBoolean timedOut = new AtomicBoolean();
+    try (Statement statement = connection.createStatement()) {
+      ScheduledFuture<?> timer =
+          watchdog.schedule(
+              () -> {
+                timedOut.set(true);
+                try {
+                  statement.cancel();
+                } catch (SQLException e) {
+                  // the query ends by itself
+                }
+              },
+              timeoutMillis,
+              TimeUnit.MILLISECONDS);
+      try (ResultSet result = statement.executeQuery(sql)) {
+        int width = result.getMetaData().getColumnCount();
+        List<List<Object>> rows = new ArrayList<>();
+        while (result.next()) {
+          if (rows.size() == MAX_ROWS) {
+            return Execution.failed(Execution.Status.ERROR, "more than " + MAX_ROWS + " rows");
+          }
+          List<Object> row = new ArrayList<>(width);
+          for (int c = 1; c <= width; c++) {
+            row.add(result.getObject(c));
+          }
+          rows.add(row);
+        }
+        return Execution.ok(rows);
+      } finally {
+        timer.cancel(false);
+      }
+    } catch (SQLException e) {
+      if (timedOut.get()) {
+        return Execution.failed(Execution.Status.TIMEOUT, "no result within " + timeoutMillis + " ms");
+      }
+      return Execution.failed(Execution.Status.ERROR, e.getMessage());
+    }
+  }
+
+  /** The open connection of a database, or null when its file does not exist. */
+  private Connection connection(String dbId) throws SQLException {
+    if (connections.containsKey(dbId)) {
+      return connections.get(dbId);
+    }
+    Path file = databaseFile(dbId);
+    Connection connection = null;
+    if (Files.isRegularFile(file)) {
+      SQLiteConfig config = new SQLiteConfig();
+      config.setReadOnly(true);
+      config.setOpenMode(SQLiteOpenMode.READONLY);
+      connection = DriverManager.getConnection("jdbc:sqlite:file:" + file + "?mode=ro", config.toProperties());
+      try (Statement pragma = connection.createStatement()) {
+        pragma.execute("PRAGMA query_only = 1");
+      }
+    }
+    connections.put(dbId, connection);
+    return connection;
+  }
+
+  @Override
+  public void close() {
+    watchdog.shutdownNow();
+    for (Connection connection : connections.values()) {
+      try {
+        if (connection != null) {
+          connection.close();
+        }
+      } catch (SQLException e) {
+        // closing a read-only connection loses nothing
+      }
+    }
+  }
+}
