@@ -11,16 +11,16 @@ import rolepolicy.engine.QuestionEngine;
 import rolepolicy.model.PolicyOverride;
 
 /** Generates a split from the real Spider data into a temporary folder, once per JVM. */
-final class SpiderRun {
+public final class SpiderRun {
   private static final java.util.Map<String, JsonNode> CACHE = new java.util.HashMap<>();
 
   private SpiderRun() {}
 
-  static synchronized JsonNode records(String split, String file) {
+  public static synchronized JsonNode records(String split, String file) {
     return CACHE.computeIfAbsent(split, s -> generate(s, file, List.of()));
   }
 
-  static JsonNode generate(String split, String file, List<PolicyOverride> overrides) {
+  public static JsonNode generate(String split, String file, List<PolicyOverride> overrides) {
     try {
       Path dir = Files.createTempDirectory("rolepolicy-" + split);
       Path out = dir.resolve(split + ".json");

@@ -1,0 +1,123 @@
+package rolepolicy.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import rolepolicy.TestData;
+import rolepolicy.generate.SpiderRun;
+
+/** The evaluate command on odd predictions: each a per-question outcome or a clear error. */
+class EvaluateCommandTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir Path dir;
+  Path dataset;
+
+  record Result(int code, String out, String err) {}
+
+  @BeforeEach
+  void firstThreeDevRecords() throws IOException {
+    JsonNode dev = SpiderRun.records("dev", "dev.json");
+    var three = JSON.createArrayNode().add(dev.get(0)).add(dev.get(1)).add(dev.get(2));
+    dataset = dir.resolve("dev.json");
+    JSON.writeValue(dataset.toFile(), three); // dev_0001, dev_0002: SQL; dev_0003: REFUSE
+  }
+
+  private Result evaluate(String predictions, String... extra) throws IOException {
+    Path pred = dir.resolve(predictions.startsWith("{") ? "pred.jsonl" : "pred.txt");
+    Files.writeString(pred, predictions);
+    List<String> args = new java.util.ArrayList<>(List.of(
+        "evaluate", "--dataset", dataset.toString(), "--pred", pred.toString(),
+        "--tables", TestData.spiderDir().resolve("tables.json").toString(), "--out", dir.resolve("out").toString()));
+    args.addAll(List.of(extra));
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = Main.run(args.toArray(String[]::new), new PrintWriter(out, true), new PrintWriter(err, true));
+    return new Result(code, out.toString(), err.toString());
+  }
+
+  private List<JsonNode> perQuestion() throws IOException {
+    return Files.readAllLines(dir.resolve("out/per_question.jsonl")).stream().map(l -> {
+      try {
+        return JSON.readTree(l);
+      } catch (IOException e) {
+        throw new IllegalStateException(e);
+      }
+    }).toList();
+  }
+
+  @Test
+  void textThatIsNotSqlAndAnEmptyLineAreNonCompliantAnswers() throws IOException {
+    Result r = evaluate("how many singers are there?\n\nREFUSE\n");
+    assertEquals(0, r.code(), r.err());
+    List<JsonNode> q = perQuestion();
+    assertEquals("NON_COMPLIANT", q.get(0).get("outcome").asText());
+    assertFalse(q.get(0).get("analysis").asText().equals("OK"));
+    assertEquals("EMPTY", q.get(1).get("prediction").asText());
+    assertEquals("NON_COMPLIANT", q.get(1).get("outcome").asText());
+    assertEquals("CORRECT_REFUSE", q.get(2).get("outcome").asText());
+    JsonNode metrics = JSON.readTree(dir.resolve("out/metrics.json").toFile());
+    assertEquals(2, metrics.at("/predictors/model/compliance/unanalysable").asInt());
+    assertTrue(r.out().contains("not computed: execution match and the reliability score"), r.out());
+  }
+
+  @Test
+  void aMissingDatabaseIsAPerQuestionOutcome() throws IOException {
+    Files.createDirectories(dir.resolve("empty-db"));
+    Result r = evaluate("SELECT count(*) FROM singer\nSELECT count(*) FROM singer\nREFUSE\n",
+        "--db", dir.resolve("empty-db").toString());
+    assertEquals(0, r.code(), r.err());
+    JsonNode first = perQuestion().get(0);
+    assertEquals("NO_DATABASE", first.get("execution").asText());
+    assertEquals("UNDECIDED", first.get("outcome").asText());
+    assertTrue(first.get("execution_detail").asText().contains("concert_singer.sqlite"));
+  }
+
+  @Test
+  void compliantSqlThatMatchesTheGoldScoresOne() throws IOException {
+    Result r = evaluate("SELECT count(*) FROM singer\nSELECT count(*) FROM singer\nREFUSE\n",
+        "--db", TestData.spiderDir().resolve("database").toString());
+    assertEquals(0, r.code(), r.err());
+    JsonNode metrics = JSON.readTree(dir.resolve("out/metrics.json").toFile());
+    assertEquals(1.0, metrics.at("/predictors/model/reliability/rs_n").asDouble());
+    assertEquals("CORRECT_ANSWER", perQuestion().get(0).get("outcome").asText());
+  }
+
+  @Test
+  void aCountMismatchIsAnErrorNotAShift() throws IOException {
+    Result r = evaluate("REFUSE\nREFUSE\n");
+    assertEquals(Main.BAD_INPUT, r.code());
+    assertTrue(r.err().contains("2 prediction lines for 3 dataset records"), r.err());
+    assertFalse(Files.exists(dir.resolve("out")));
+  }
+
+  @Test
+  void jsonLinesAreMatchedByIdAndBadIdsAreErrors() throws IOException {
+    Result ok = evaluate("{\"id\": \"dev_0003\", \"prediction\": \"REFUSE\"}\n"
+        + "{\"id\": \"dev_0001\", \"prediction\": \"REFUSE\"}\n{\"id\": \"dev_0002\", \"prediction\": \"REFUSE\"}\n");
+    assertEquals(0, ok.code(), ok.err());
+    assertEquals("CORRECT_REFUSE", perQuestion().get(2).get("outcome").asText());
+
+    Result unknown = evaluate("{\"id\": \"dev_0009\", \"prediction\": \"REFUSE\"}\n");
+    assertEquals(Main.BAD_INPUT, unknown.code());
+    assertTrue(unknown.err().contains("line 1: id 'dev_0009' is not in the dataset"), unknown.err());
+
+    Result twice = evaluate("{\"id\": \"dev_0001\", \"prediction\": \"REFUSE\"}\n{\"id\": \"dev_0001\", \"prediction\": \"x\"}\n");
+    assertTrue(twice.err().contains("line 2: id 'dev_0001' is predicted twice"), twice.err());
+
+    Result missing = evaluate("{\"id\": \"dev_0001\", \"prediction\": \"REFUSE\"}\n");
+    assertTrue(missing.err().contains("no prediction for 2 dataset record(s): dev_0002, dev_0003"), missing.err());
+  }
+}
