@@ -129,13 +129,20 @@ public final class QuestionScorer {
     for (String table : QuestionEngine.touchedTables(refs, List.of())) {
       for (SchemaColumn c : schema.columnsOf(table)) {
         String policy = gold.policies().get(c.key());
-        if (policy == null) {
-          throw new InputException(gold.id() + ": column_policies has no policy for " + c.key());
-        }
-        columns.add(new PolicedColumn(c.key(), c.table(), c.name(), c.index(), c.primaryKey(), Policy.valueOf(policy)));
+        columns.add(new PolicedColumn(c.key(), c.table(), c.name(), c.index(), c.primaryKey(), policyOf(gold, c.key(), policy)));
       }
     }
     return columns;
+  }
+
+  private static Policy policyOf(GoldRecord gold, String column, String name) {
+    for (Policy p : Policy.values()) {
+      if (p.name().equals(name)) {
+        return p;
+      }
+    }
+    throw new InputException(gold.id() + ": column_policies gives " + column + " the policy '" + name
+        + "'; expected one of Public, JoinOnly, AggOnly, Hidden");
   }
 
   private static List<Found> found(List<Violation> violations) {
