@@ -1,0 +1,71 @@
+package rolepolicy.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import rolepolicy.report.QaFigures;
+import rolepolicy.report.QaFigures.SplitFigures;
+import rolepolicy.report.QaReport;
+
+/** Writes the QA report (SPEC §10) of a generated dataset: report.html with charts, and qa.json. */
+@Command(
+    name = "report",
+    mixinStandardHelpOptions = true,
+    description = "Write DATA/qa/report.html (one self-contained page with charts) and DATA/qa/qa.json"
+        + " with the QA figures of a generated dataset.")
+public final class ReportCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--data",
+      paramLabel = "DIR",
+      description = "Generated dataset: <split>.json files and policies/ (default: ${DEFAULT-VALUE}).",
+      defaultValue = "data")
+  Path data;
+
+  @Option(
+      names = "--spider",
+      paramLabel = "DIR",
+      description = "Spider folder with the splits' source files, for the structure figures (default: ${DEFAULT-VALUE}).",
+      defaultValue = "data/spider")
+  Path spider;
+
+  @Option(
+      names = "--out",
+      paramLabel = "DIR",
+      description = "Where report.html and qa.json go (default: DATA/qa).")
+  Path out;
+
+  @Override
+  public Integer call() {
+    PrintWriter stdout = spec.commandLine().getOut();
+    Path target = out != null ? out : data.resolve("qa");
+    QaFigures figures = QaReport.compute(data, spider);
+    QaReport.write(figures, target);
+    for (SplitFigures s : figures.splits()) {
+      stdout.println(
+          String.format(
+              Locale.ROOT,
+              "%s: %d questions, Q1 %.1f %% (%s), Q2 %.1f %% (%s), Q3 sd %.1f %% over %d databases, Q4 %d/%d negatives one edit, Q5 %d violations",
+              s.split(),
+              s.questions(),
+              s.q1().value(),
+              s.q1().inRange() ? "in 10–30 %" : "OUT of 10–30 %",
+              s.q2().value(),
+              s.q2().inRange() ? "in 5–15 %" : "OUT of 5–15 %",
+              s.q3().sdPercent(),
+              s.q3().databases(),
+              s.q4().oneEdit().count(),
+              s.q4().oneEdit().total(),
+              s.q5().occurrences()));
+    }
+    stdout.printf("%d figures out of their expected range, each explained in the report%n", figures.outOfRange().size());
+    stdout.printf("wrote %s and %s%n", target.resolve(QaReport.HTML_FILE), target.resolve(QaReport.JSON_FILE));
+    return 0;
+  }
+}

@@ -1,0 +1,285 @@
+package rolepolicy.report;
+
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.awt.Font;
+import java.awt.Graphics2D;
+import java.awt.RenderingHints;
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import javax.imageio.ImageIO;
+import org.knowm.xchart.AnnotationLine;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.HeatMapChart;
+import org.knowm.xchart.HeatMapChartBuilder;
+import org.knowm.xchart.internal.chartpart.Chart;
+import org.knowm.xchart.style.AxesChartStyler;
+import org.knowm.xchart.style.Styler;
+import rolepolicy.report.QaFigures.DatabaseFigures;
+import rolepolicy.report.QaFigures.NegativeFigures;
+import rolepolicy.report.QaFigures.PolicyFigures;
+import rolepolicy.report.QaFigures.RefuseSpread;
+import rolepolicy.report.QaFigures.SplitFigures;
+
+/**
+ * The report's charts, drawn by XChart and encoded as PNG data URIs (twice the pixel density of
+ * their page size, so they stay sharp on high-density screens). PNG encoding has no timestamp:
+ * the same figures give the same bytes.
+ */
+public final class Charts {
+  static {
+    System.setProperty("java.awt.headless", "true");
+  }
+
+  static final Color IN = new Color(0x2E7D32);
+  static final Color OUT = new Color(0xC62828);
+  static final Color NEUTRAL = new Color(0x3367D6);
+  static final Color MUTED = new Color(0x9AA0A6);
+  static final Color EXPECTED = new Color(0xB0BEC5);
+  static final Color AMBER = new Color(0xF9A825);
+
+  private static final Font BASE = new Font(Font.SANS_SERIF, Font.PLAIN, 12);
+  private static final int SCALE = 2;
+
+  /** A rendered chart: its page size and the PNG as a data URI. */
+  public record Image(int width, int height, String dataUri, String alt) {}
+
+  private Charts() {}
+
+  /** Q1 or Q2 for every split, bars green in range and red out of it, the range as dashed lines. */
+  static Image shareBySplit(String title, List<SplitFigures> splits, boolean q1) {
+    CategoryChart chart = category(title, 460, 300, "split", "% of questions");
+    List<String> names = splits.stream().map(SplitFigures::split).toList();
+    List<Double> in = new ArrayList<>();
+    List<Double> out = new ArrayList<>();
+    double low = 0;
+    double high = 0;
+    double max = 0;
+    StringBuilder alt = new StringBuilder(title);
+    for (SplitFigures s : splits) {
+      QaFigures.Check c = q1 ? s.q1() : s.q2();
+      alt.append(", ").append(s.split()).append(' ').append(Counts.pct(c.value())).append(c.inRange() ? " in range" : " out of range");
+      in.add(c.inRange() ? c.value() : 0);
+      out.add(c.inRange() ? 0 : c.value());
+      low = c.low();
+      high = c.high();
+      max = Math.max(max, c.value());
+    }
+    chart.getStyler().setOverlapped(true);
+    chart.getStyler().setYAxisMin(0.0);
+    chart.getStyler().setYAxisMax(Math.ceil(Math.max(max, high) / 10 + 0.5) * 10);
+    chart.addSeries("in range", names, in).setFillColor(IN);
+    chart.addSeries("out of range", names, out).setFillColor(OUT);
+    rangeLines(chart, low, high);
+    QaFigures.Check first = q1 ? splits.get(0).q1() : splits.get(0).q2();
+    return render(chart, alt + " (expected " + first.expected() + ")");
+  }
+
+  /** Q3: the REFUSE rate of every database, sorted, outliers in red, mean and ±2 sd as lines. */
+  static Image refuseByDatabase(String split, List<DatabaseFigures> databases, RefuseSpread spread) {
+    int width = Math.min(1240, Math.max(640, 120 + 18 * databases.size()));
+    CategoryChart chart = category("REFUSE rate per database (" + split + ")", width, 380, null, "% REFUSE");
+    List<String> names = databases.stream().map(DatabaseFigures::dbId).toList();
+    List<Double> normal = new ArrayList<>();
+    List<Double> outlier = new ArrayList<>();
+    for (DatabaseFigures d : databases) {
+      boolean isOutlier = Math.abs(d.zScore()) > 2;
+      normal.add(isOutlier ? 0 : d.refusePercent());
+      outlier.add(isOutlier ? d.refusePercent() : 0);
+    }
+    chart.getStyler().setOverlapped(true);
+    chart.getStyler().setXAxisLabelRotation(90);
+    chart.getStyler().setAxisTickLabelsFont(BASE.deriveFont(databases.size() > 60 ? 8f : 10f));
+    chart.getStyler().setYAxisMin(0.0);
+    chart.getStyler().setYAxisMax(100.0);
+    chart.getStyler().setAvailableSpaceFill(0.8);
+    chart.addSeries("database", names, normal).setFillColor(NEUTRAL);
+    chart.addSeries("outlier (> 2 sd from the mean)", names, outlier).setFillColor(OUT);
+    line(chart, "mean " + Counts.pct(spread.meanPercent()), names, spread.meanPercent(), Color.BLACK, new BasicStroke(2f));
+    double high = spread.meanPercent() + 2 * spread.sdPercent();
+    double low = spread.meanPercent() - 2 * spread.sdPercent();
+    if (high < 100) {
+      line(chart, "mean + 2 sd " + Counts.pct(high), names, high, Color.DARK_GRAY, dashed());
+    }
+    if (low > 0) {
+      line(chart, "mean − 2 sd " + Counts.pct(low), names, low, Color.DARK_GRAY, dashed());
+    }
+    return render(
+        chart,
+        "REFUSE rate per database, " + databases.size() + " databases, mean " + Counts.pct(spread.meanPercent())
+            + ", standard deviation " + Counts.pct(spread.sdPercent()));
+  }
+
+  /** Q4: negatives per rule, and questions without one by cause. */
+  static Image negatives(String split, NegativeFigures q4) {
+    List<String> names = new ArrayList<>();
+    List<Integer> made = new ArrayList<>();
+    List<Integer> none = new ArrayList<>();
+    q4.byRule().forEach((rule, n) -> { names.add(rule); made.add(n); none.add(0); });
+    q4.withoutByCause().forEach((cause, n) -> { names.add("none: " + shortCause(cause)); made.add(0); none.add(n); });
+    CategoryChart chart = category("Negative examples (" + split + ")", 560, 340, null, "questions");
+    chart.getStyler().setOverlapped(true);
+    chart.getStyler().setXAxisLabelRotation(30);
+    chart.addSeries("negative made", names, made).setFillColor(NEUTRAL);
+    chart.addSeries("no negative", names, none).setFillColor(AMBER);
+    return render(chart, "Negatives per rule and questions without one: " + describeInts(names, made, none));
+  }
+
+  /** A cause of "no negative" short enough for an axis label. */
+  static String shortCause(String cause) {
+    return switch (cause) {
+      case SplitQa.SET_OPERATION -> "set operation";
+      case SplitQa.NO_CANDIDATE -> "no candidate";
+      case SplitQa.UNRESOLVED -> "unresolved";
+      case SplitQa.TEXT_DISAGREES -> "text ≠ AST";
+      case SplitQa.DROPPED -> "dropped";
+      default -> cause;
+    };
+  }
+
+  /** Q5: violations by role × policy as a heat map with the counts in the cells. */
+  static Image rolePolicyHeatMap(String split, Map<String, Map<String, Integer>> grid) {
+    List<String> roles = new ArrayList<>(grid.keySet());
+    List<String> policies = new ArrayList<>(grid.values().iterator().next().keySet());
+    java.util.Collections.reverse(policies); // y runs upwards: the first policy on top, as in the table
+    List<Number[]> cells = new ArrayList<>();
+    int max = 1;
+    for (int x = 0; x < roles.size(); x++) {
+      for (int y = 0; y < policies.size(); y++) {
+        int n = grid.get(roles.get(x)).getOrDefault(policies.get(y), 0);
+        cells.add(new Number[] {x, y, n});
+        max = Math.max(max, n);
+      }
+    }
+    HeatMapChart chart = new HeatMapChartBuilder().width(560).height(330).title("Violations: role × policy (" + split + ")").build();
+    style(chart.getStyler());
+    chart.getStyler().setShowValue(true);
+    chart.getStyler().setValueFont(BASE.deriveFont(Font.BOLD, 13f));
+    chart.getStyler().setValueFontColor(Color.BLACK);
+    chart.getStyler().setHeatMapValueDecimalPattern("#,##0");
+    chart.getStyler().setMin(0);
+    chart.getStyler().setMax(max);
+    chart.getStyler().setRangeColors(new Color[] {new Color(0xFFFFFF), new Color(0xFFCC80), new Color(0xE65100)});
+    chart.getStyler().setDrawBorder(true);
+    chart.getStyler().setLegendVisible(false);
+    chart.getStyler().setPlotGridLinesVisible(false);
+    chart.addSeries("violations", roles, policies, cells);
+    StringBuilder alt = new StringBuilder("Violations by role and policy:");
+    grid.forEach((role, row) -> row.forEach((policy, n) -> alt.append(' ').append(role).append('/').append(policy).append(' ').append(n).append(';')));
+    return render(chart, alt.toString());
+  }
+
+  /** REFUSE gold labels by reason. */
+  static Image refusalsByReason(String split, Map<String, Integer> byReason) {
+    CategoryChart chart = category("REFUSE by reason (" + split + ")", 560, 330, null, "questions");
+    List<String> names = new ArrayList<>(byReason.keySet());
+    if (names.isEmpty()) {
+      names.add("(none)");
+    }
+    List<Integer> values = names.stream().map(n -> byReason.getOrDefault(n, 0)).toList();
+    chart.getStyler().setLegendVisible(false);
+    chart.getStyler().setXAxisLabelRotation(names.size() > 4 ? 90 : 0);
+    chart.addSeries("REFUSE", names, values).setFillColor(OUT);
+    return render(chart, "REFUSE by reason: " + describeInts(names, values, null));
+  }
+
+  /** Columns per policy: SPEC §3's expected shares, the automatic policies, the final ones. */
+  static Image policyDistribution(PolicyFigures p) {
+    CategoryChart chart = category("Columns per policy (" + Counts.number(p.columns()) + " columns)", 540, 330, null, "% of columns");
+    List<String> names = PolicyQa.POLICIES;
+    chart.getStyler().setYAxisMin(0.0);
+    chart.getStyler().setYAxisMax(100.0);
+    chart.addSeries("SPEC §3 expected", names, names.stream().map(PolicyQa.EXPECTED::get).toList()).setFillColor(EXPECTED);
+    chart.addSeries("automatic (rules)", names, names.stream().map(n -> p.auto().percent().get(n)).toList()).setFillColor(NEUTRAL);
+    chart.addSeries("final (after overrides)", names, names.stream().map(n -> p.finalPolicies().percent().get(n)).toList()).setFillColor(IN);
+    return render(chart, "Columns per policy, expected, automatic and final: " + p.auto().percent() + " / " + p.finalPolicies().percent());
+  }
+
+  // ---- styling and encoding -----------------------------------------------------------------
+
+  private static CategoryChart category(String title, int width, int height, String xTitle, String yTitle) {
+    CategoryChart chart =
+        new CategoryChartBuilder().width(width).height(height).title(title).xAxisTitle(xTitle).yAxisTitle(yTitle).build();
+    style(chart.getStyler());
+    chart.getStyler().setLabelsVisible(false);
+    chart.getStyler().setOverlapped(false);
+    chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
+    chart.getStyler().setLegendLayout(Styler.LegendLayout.Horizontal);
+    chart.getStyler().setXAxisTitleVisible(xTitle != null);
+    return chart;
+  }
+
+  private static void style(AxesChartStyler s) {
+    s.setChartBackgroundColor(Color.WHITE);
+    s.setPlotBackgroundColor(Color.WHITE);
+    s.setPlotBorderColor(new Color(0xDADCE0));
+    s.setLegendBorderColor(Color.WHITE);
+    s.setChartTitleFont(BASE.deriveFont(Font.BOLD, 14f));
+    s.setAxisTitleFont(BASE);
+    s.setAxisTickLabelsFont(BASE.deriveFont(11f));
+    s.setLegendFont(BASE.deriveFont(11f));
+    s.setChartTitleBoxVisible(false);
+    s.setPlotGridVerticalLinesVisible(false);
+    s.setPlotGridLinesColor(new Color(0xECEFF1));
+    s.setAxisTicksMarksVisible(false);
+    s.setChartPadding(8);
+    s.setAntiAlias(true);
+    s.setDecimalPattern("#,##0.#");
+  }
+
+  /** A horizontal line across all categories, drawn as a series so that the legend names it. */
+  private static void line(CategoryChart chart, String name, List<String> names, double y, Color color, BasicStroke stroke) {
+    org.knowm.xchart.CategorySeries series = chart.addSeries(name, names, names.stream().map(n -> y).toList());
+    series.setChartCategorySeriesRenderStyle(org.knowm.xchart.CategorySeries.CategorySeriesRenderStyle.Line);
+    series.setMarker(org.knowm.xchart.style.markers.SeriesMarkers.NONE);
+    series.setLineColor(color);
+    series.setLineStyle(stroke);
+  }
+
+  private static void rangeLines(CategoryChart chart, double low, double high) {
+    chart.getStyler().setAnnotationLineColor(Color.DARK_GRAY);
+    chart.getStyler().setAnnotationLineStroke(dashed());
+    chart.addAnnotation(new AnnotationLine(low, false, false));
+    chart.addAnnotation(new AnnotationLine(high, false, false));
+  }
+
+  private static BasicStroke dashed() {
+    return new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f);
+  }
+
+  static Image render(Chart<?, ?> chart, String alt) {
+    int width = chart.getWidth();
+    int height = chart.getHeight();
+    BufferedImage image = new BufferedImage(width * SCALE, height * SCALE, BufferedImage.TYPE_INT_RGB);
+    Graphics2D g = image.createGraphics();
+    try {
+      g.setRenderingHint(RenderingHints.KEY_FRACTIONALMETRICS, RenderingHints.VALUE_FRACTIONALMETRICS_ON);
+      g.scale(SCALE, SCALE);
+      chart.paint(g, width, height);
+    } finally {
+      g.dispose();
+    }
+    ByteArrayOutputStream png = new ByteArrayOutputStream();
+    try {
+      ImageIO.write(image, "png", png);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return new Image(width, height, "data:image/png;base64," + Base64.getEncoder().encodeToString(png.toByteArray()), alt);
+  }
+
+  private static String describeInts(List<String> names, List<Integer> a, List<Integer> b) {
+    StringBuilder s = new StringBuilder();
+    for (int i = 0; i < names.size(); i++) {
+      s.append(i == 0 ? "" : ", ").append(names.get(i)).append(' ').append(a.get(i) + (b == null ? 0 : b.get(i)));
+    }
+    return s.toString();
+  }
+}

@@ -1,0 +1,441 @@
+package rolepolicy.report;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import rolepolicy.report.QaFigures.Check;
+import rolepolicy.report.QaFigures.ColumnCount;
+import rolepolicy.report.QaFigures.DatabaseFigures;
+import rolepolicy.report.QaFigures.Driver;
+import rolepolicy.report.QaFigures.Failure;
+import rolepolicy.report.QaFigures.NegativeFigures;
+import rolepolicy.report.QaFigures.PolicyFigures;
+import rolepolicy.report.QaFigures.RefusalFigures;
+import rolepolicy.report.QaFigures.RewriteFigures;
+import rolepolicy.report.QaFigures.SplitFigures;
+import rolepolicy.report.QaFigures.StructureFigures;
+
+/**
+ * The QA report as one self-contained HTML page: styles inline, charts as PNG data URIs, no
+ * script and nothing fetched, so it reads the same offline. No date or time is written: the same
+ * figures give the same bytes.
+ */
+public final class HtmlReport {
+  private static final String STYLE =
+      """
+      body{font-family:"DejaVu Sans",Helvetica,Arial,sans-serif;color:#202124;margin:0;background:#f8f9fa;font-size:14px;line-height:1.45}
+      main{max-width:1280px;margin:0 auto;padding:16px 28px 48px}
+      h1{font-size:26px;margin:18px 0 4px}h2{font-size:21px;margin:36px 0 8px;padding-top:12px;border-top:3px solid #3367d6}
+      h3{font-size:16px;margin:24px 0 6px}p{margin:6px 0}
+      .sub{color:#5f6368}.nav a{margin-right:14px;color:#3367d6;text-decoration:none}
+      .cards{display:flex;flex-wrap:wrap;gap:12px;margin:10px 0}
+      .card{background:#fff;border:1px solid #dadce0;border-radius:8px;padding:12px 16px;min-width:210px;flex:1}
+      .card .big{font-size:28px;font-weight:bold}.card .what{color:#5f6368;font-size:13px}
+      .card.in{border-left:6px solid #2e7d32}.card.out{border-left:6px solid #c62828}.card.info{border-left:6px solid #3367d6}
+      .badge{display:inline-block;white-space:nowrap;padding:1px 8px;border-radius:10px;font-size:12px;font-weight:bold;color:#fff;vertical-align:middle}
+      .badge.in{background:#2e7d32}.badge.out{background:#c62828}
+      .charts{display:flex;flex-wrap:wrap;gap:14px;align-items:flex-start;margin:8px 0}
+      .charts img{background:#fff;border:1px solid #dadce0;border-radius:6px;max-width:100%;height:auto}
+      table{border-collapse:collapse;background:#fff;margin:8px 0;font-size:13px}
+      th,td{border:1px solid #dadce0;padding:4px 9px;text-align:left;vertical-align:top}
+      th{background:#f1f3f4;font-weight:bold}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+      .finding{background:#fff;border:1px solid #dadce0;border-left:6px solid #c62828;border-radius:6px;padding:10px 14px;margin:10px 0}
+      .finding .head{font-weight:bold}.ok{background:#fff;border:1px solid #dadce0;border-left:6px solid #2e7d32;border-radius:6px;padding:10px 14px}
+      details{margin:10px 0}summary{cursor:pointer;color:#3367d6;font-weight:bold}
+      code{background:#f1f3f4;padding:0 3px;border-radius:3px;font-size:12px}
+      .row{display:flex;flex-wrap:wrap;gap:24px;align-items:flex-start}.row>div{flex:1;min-width:380px}
+      """;
+
+  private final StringBuilder html = new StringBuilder(1 << 20);
+
+  private HtmlReport() {}
+
+  public static String render(QaFigures figures) {
+    HtmlReport r = new HtmlReport();
+    r.page(figures);
+    return r.html.toString();
+  }
+
+  private void page(QaFigures f) {
+    html.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
+        .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
+        .append("<title>QA report: role-sensitive column policy dataset</title>\n<style>\n")
+        .append(STYLE)
+        .append("</style>\n</head>\n<body>\n<main>\n");
+    html.append("<h1>QA report: role-sensitive column policy dataset</h1>\n<p class=\"sub\">Splits ");
+    html.append(String.join(", ", f.splits().stream().map(s -> esc(s.split()) + " (" + Counts.number(s.questions()) + " questions)").toList()));
+    html.append("; policies of ")
+        .append(Counts.number(f.policies().databases()))
+        .append(" databases. Figures of SPEC §10; every number is also in <code>qa.json</code>.</p>\n");
+    html.append("<p class=\"nav\"><a href=\"#glance\">At a glance</a><a href=\"#findings\">Out of range</a><a href=\"#policies\">Policies</a>");
+    for (SplitFigures s : f.splits()) {
+      html.append("<a href=\"#split-").append(esc(s.split())).append("\">").append(esc(s.split())).append("</a>");
+    }
+    html.append("</p>\n");
+    glance(f);
+    findings(f.outOfRange());
+    policies(f.policies());
+    for (SplitFigures s : f.splits()) {
+      split(s);
+    }
+    html.append("</main>\n</body>\n</html>\n");
+  }
+
+  // ---- at a glance --------------------------------------------------------------------------
+
+  private void glance(QaFigures f) {
+    html.append("<h2 id=\"glance\">At a glance</h2>\n");
+    html.append("<table>\n<tr><th>split</th><th>questions</th><th>Q1 original SQL violates<br>(expected 10–30 %)</th>")
+        .append("<th>Q2 REFUSE<br>(expected 5–15 %)</th><th>Q3 REFUSE rate over databases<br>mean ± sd, outliers</th>")
+        .append("<th>Q4 negatives<br>one edit</th><th>Q5 violations<br>(occurrences)</th></tr>\n");
+    for (SplitFigures s : f.splits()) {
+      html.append("<tr><td><a href=\"#split-").append(esc(s.split())).append("\">").append(esc(s.split())).append("</a></td>")
+          .append(num(s.questions()))
+          .append("<td>").append(shareWithBadge(s.q1())).append("</td>")
+          .append("<td>").append(shareWithBadge(s.q2())).append("</td>")
+          .append("<td>").append(Counts.pct(s.q3().meanPercent())).append(" ± ").append(Counts.pct(s.q3().sdPercent()))
+          .append(", ").append(s.q3().outliers().size()).append(" outlier").append(s.q3().outliers().size() == 1 ? "" : "s").append("</td>")
+          .append("<td>").append(Counts.number(s.q4().oneEdit().count())).append(" of ").append(Counts.number(s.q4().oneEdit().total()))
+          .append(' ').append(badge(s.q4().oneEdit().inRange())).append("</td>")
+          .append(num(s.q5().occurrences()))
+          .append("</tr>\n");
+    }
+    html.append("</table>\n<div class=\"charts\">\n");
+    image(Charts.shareBySplit("Q1: original SQL violates", f.splits(), true));
+    image(Charts.shareBySplit("Q2: REFUSE gold labels", f.splits(), false));
+    html.append("</div>\n<p class=\"sub\">Dashed lines: the expected range (SPEC §10). Green: inside it; red: outside.</p>\n");
+  }
+
+  private static String shareWithBadge(Check c) {
+    return "<b>" + Counts.pct(c.value()) + "</b> (" + Counts.number(c.count()) + ") " + badge(c.inRange());
+  }
+
+  /** "matches" / "differs" for an exact expected value, else "in range" / "out of range". */
+  private static String badge(Check c) {
+    if (c.low() == c.high() && c.total() == 0) {
+      return c.inRange() ? "<span class=\"badge in\">matches</span>" : "<span class=\"badge out\">differs</span>";
+    }
+    return badge(c.inRange());
+  }
+
+  private static String badge(boolean in) {
+    return in ? "<span class=\"badge in\">in range</span>" : "<span class=\"badge out\">out of range</span>";
+  }
+
+  // ---- findings -----------------------------------------------------------------------------
+
+  private void findings(List<Check> out) {
+    html.append("<h2 id=\"findings\">Figures outside their expected range</h2>\n");
+    if (out.isEmpty()) {
+      html.append("<div class=\"ok\">Every figure with an expected value or range is inside it.</div>\n");
+      return;
+    }
+    html.append("<p class=\"sub\">Reported and explained from the data, never tuned (SPEC §10).</p>\n");
+    for (Check c : out) {
+      html.append("<div class=\"finding\"><div class=\"head\">").append(esc(c.id())).append(": ").append(esc(c.label()))
+          .append(" = ").append(value(c)).append(", expected ").append(esc(c.expected())).append(' ').append(badge(c))
+          .append("</div>\n");
+      if (c.explanation() != null) {
+        html.append("<p>").append(esc(c.explanation())).append("</p>\n");
+      }
+      if (c.drivers() != null && !c.drivers().isEmpty()) {
+        drivers(c);
+      }
+      html.append("</div>\n");
+    }
+  }
+
+  private void drivers(Check c) {
+    int max = c.drivers().stream().mapToInt(Driver::count).max().orElse(1);
+    html.append("<table>\n<tr><th>group of the ").append(Counts.number(c.count()))
+        .append(" counted</th><th>questions</th><th>share</th><th>figure without them</th><th>rules</th></tr>\n");
+    for (Driver d : c.drivers()) {
+      html.append("<tr><td>").append(esc(d.label())).append("</td>")
+          .append(shaded(d.count(), max, Counts.number(d.count())))
+          .append(num(Counts.pct(d.shareOfCount())))
+          .append("<td class=\"n\">").append(Counts.pct(d.figureWithout()))
+          .append(d.figureWithout() >= c.low() && d.figureWithout() <= c.high() ? " " + badge(true) : "").append("</td>")
+          .append("<td>").append(esc(String.join("; ", d.rules()))).append("</td></tr>\n");
+    }
+    html.append("</table>\n");
+  }
+
+  // ---- policies -----------------------------------------------------------------------------
+
+  private void policies(PolicyFigures p) {
+    html.append("<h2 id=\"policies\">Policy distribution over the schema files</h2>\n");
+    html.append("<p>From <code>").append(esc(p.source())).append("</code>: ").append(Counts.number(p.databases()))
+        .append(" databases, ").append(Counts.number(p.tables())).append(" tables, ").append(Counts.number(p.columns()))
+        .append(" columns. SPEC §3 quotes its figures for the 4,503 columns of Spider's <code>tables.json</code>.</p>\n");
+    html.append("<div class=\"row\">\n");
+    image(Charts.policyDistribution(p));
+    html.append("<div>\n<table>\n<tr><th>figure</th><th>SPEC §3</th><th>automatic</th><th></th><th>final (after overrides)</th></tr>\n");
+    Map<String, Check> byId = new java.util.HashMap<>();
+    p.checks().forEach(c -> byId.put(c.id(), c));
+    Check columns = byId.get("policy.columns");
+    html.append("<tr><td>columns</td>").append(num(columns.expected())).append(num(Counts.number(p.columns())))
+        .append("<td>").append(badge(columns)).append("</td>").append(num(Counts.number(p.columns()))).append("</tr>\n");
+    for (String policy : PolicyQa.POLICIES) {
+      Check c = byId.get("policy.auto." + policy.toLowerCase(Locale.ROOT));
+      html.append("<tr><td>").append(policy).append("</td>").append(num(c.expected()))
+          .append(num(Counts.pct(c.value()) + " (" + Counts.number(c.count()) + ")"))
+          .append("<td>").append(badge(c.inRange())).append("</td>")
+          .append(num(Counts.pct(p.finalPolicies().percent().get(policy)) + " (" + Counts.number(p.finalPolicies().columns().get(policy)) + ")"))
+          .append("</tr>\n");
+    }
+    tableRow(byId.get("policy.auto.tables_hidden"), Counts.percent(p.finalPolicies().tablesWithHidden(), p.tables()), p.finalPolicies().tablesWithHidden());
+    tableRow(byId.get("policy.auto.tables_aggonly"), Counts.percent(p.finalPolicies().tablesWithAggOnly(), p.tables()), p.finalPolicies().tablesWithAggOnly());
+    tableRow(byId.get("policy.auto.databases_either"), Counts.percent(p.finalPolicies().databasesWithHiddenOrAggOnly(), p.databases()), p.finalPolicies().databasesWithHiddenOrAggOnly());
+    html.append("</table>\n");
+    if (p.overrides().isEmpty()) {
+      html.append("<p>No override changes a policy: final = automatic.</p>\n");
+    } else {
+      html.append("<p>Overrides that change a policy:</p>\n");
+      countTable("change", "columns", p.overrides());
+    }
+    html.append("</div>\n</div>\n<details><summary>Columns per naming rule (automatic policy)</summary>\n");
+    countTable("rule of rules/policy.drl", "columns", p.autoByRule());
+    html.append("</details>\n");
+  }
+
+  private void tableRow(Check c, double finalPercent, int finalCount) {
+    html.append("<tr><td>").append(esc(c.label())).append("</td>").append(num(c.expected()))
+        .append(num(Counts.pct(c.value()) + " (" + Counts.number(c.count()) + ")"))
+        .append("<td>").append(badge(c.inRange())).append("</td>")
+        .append(num(Counts.pct(finalPercent) + " (" + Counts.number(finalCount) + ")")).append("</tr>\n");
+  }
+
+  // ---- one split ----------------------------------------------------------------------------
+
+  private void split(SplitFigures s) {
+    String name = esc(s.split());
+    html.append("<h2 id=\"split-").append(name).append("\">Split ").append(name).append("</h2>\n");
+    html.append("<p class=\"sub\">").append(esc(s.file())).append(": ").append(Counts.number(s.questions()))
+        .append(" questions in ").append(s.databases().size()).append(" databases.</p>\n");
+
+    html.append("<h3>Q1, Q2: violating originals and REFUSE labels</h3>\n<div class=\"cards\">\n");
+    card(s.q1(), "Q1: original SQL violates");
+    card(s.q2(), "Q2: gold label is REFUSE");
+    html.append("<div class=\"card info\"><div class=\"what\">violations (occurrences)</div><div class=\"big\">")
+        .append(Counts.number(s.q5().occurrences())).append("</div><div class=\"what\">in ")
+        .append(Counts.number(s.q5().questions())).append(" questions</div></div>\n");
+    html.append("<div class=\"card info\"><div class=\"what\">answered after a rewrite</div><div class=\"big\">")
+        .append(Counts.number(s.rewrites().answered().values().stream().mapToInt(Integer::intValue).sum()))
+        .append("</div><div class=\"what\">of ").append(Counts.number(s.rewrites().questions())).append(" rewritten</div></div>\n");
+    html.append("</div>\n");
+    for (Check c : List.of(s.q1(), s.q2())) {
+      if (!c.inRange() && c.explanation() != null) {
+        html.append("<p><b>Why ").append(c.id().substring(c.id().indexOf('.') + 1).toUpperCase(Locale.ROOT)).append(" is out of range:</b> ")
+            .append(esc(c.explanation())).append(" (<a href=\"#findings\">groups</a>)</p>\n");
+      }
+    }
+
+    html.append("<h3>Q3: REFUSE rate per database</h3>\n");
+    html.append("<p>Mean over databases <b>").append(Counts.pct(s.q3().meanPercent())).append("</b>, standard deviation <b>")
+        .append(Counts.pct(s.q3().sdPercent())).append("</b>, from ").append(Counts.pct(s.q3().minPercent())).append(" to ")
+        .append(Counts.pct(s.q3().maxPercent())).append(" over ").append(s.q3().databases())
+        .append(" databases (each database counts once; population standard deviation). Red bars: outliers, more than 2 sd from the mean.</p>\n<div class=\"charts\">\n");
+    image(Charts.refuseByDatabase(s.split(), s.databases(), s.q3()));
+    html.append("</div>\n");
+    if (s.q3().outliers().isEmpty()) {
+      html.append("<p>No database is more than 2 standard deviations from the mean.</p>\n");
+    } else {
+      html.append("<p>Outliers (").append(esc(s.q3().outlierRule())).append("):</p>\n");
+      databaseTable(s.q3().outliers());
+    }
+
+    negatives(s.q4());
+
+    html.append("<h3>Q5: violations by role × policy, and by rule</h3>\n<div class=\"row\">\n");
+    image(Charts.rolePolicyHeatMap(s.split(), s.q5().byRolePolicy()));
+    html.append("<div>\n");
+    rolePolicyTable(s.q5().byRolePolicy());
+    countTable("permission rule", "violations", s.q5().byRule());
+    html.append("</div>\n</div>\n");
+
+    refusals(s.split(), s.refusals(), s.rewrites());
+    topColumns(s.topColumns());
+    structure(s.structure());
+
+    html.append("<details><summary>All ").append(s.databases().size()).append(" databases of ").append(name).append("</summary>\n");
+    databaseTable(s.databases());
+    html.append("</details>\n");
+  }
+
+  private void card(Check c, String what) {
+    html.append("<div class=\"card ").append(c.inRange() ? "in" : "out").append("\"><div class=\"what\">").append(esc(what))
+        .append("</div><div class=\"big\">").append(Counts.pct(c.value())).append("</div><div class=\"what\">")
+        .append(Counts.number(c.count())).append(" of ").append(Counts.number(c.total())).append(" · expected ")
+        .append(esc(c.expected())).append(' ').append(badge(c.inRange())).append("</div></div>\n");
+  }
+
+  private void negatives(NegativeFigures q4) {
+    html.append("<h3>Q4: negative examples</h3>\n<div class=\"row\">\n");
+    image(Charts.negatives(q4.oneEdit().id().substring(0, q4.oneEdit().id().indexOf('.')), q4));
+    html.append("<div>\n<table>\n<tr><th>rule</th><th>questions</th></tr>\n");
+    int max = q4.questions();
+    q4.byRule().forEach((rule, n) -> html.append("<tr><td>").append(esc(rule)).append("</td>").append(shaded(n, max, Counts.number(n))).append("</tr>\n"));
+    html.append("<tr><th>no negative</th><th class=\"n\">").append(Counts.number(q4.without())).append("</th></tr>\n");
+    q4.withoutByCause().forEach((cause, n) -> html.append("<tr><td>&nbsp;&nbsp;").append(esc(cause)).append("</td>").append(shaded(n, max, Counts.number(n))).append("</tr>\n"));
+    html.append("</table>\n<p>One-edit check: <b>").append(Counts.number(q4.oneEdit().count())).append(" of ")
+        .append(Counts.number(q4.oneEdit().total())).append("</b> negatives are the original SQL with one edit")
+        .append(" (N1/N3: one contiguous insertion of one SELECT item; N2: one aggregate unwrapped) and list the violation")
+        .append(" that edit introduced. ").append(badge(q4.oneEdit().inRange())).append("</p>\n");
+    if (!q4.oneEditFailures().isEmpty()) {
+      html.append("<table>\n<tr><th>id</th><th>rule</th><th>why</th></tr>\n");
+      for (Failure fail : q4.oneEditFailures().subList(0, Math.min(20, q4.oneEditFailures().size()))) {
+        html.append("<tr><td>").append(esc(fail.id())).append("</td><td>").append(esc(fail.rule())).append("</td><td>")
+            .append(esc(fail.why())).append("</td></tr>\n");
+      }
+      html.append("</table>\n");
+    }
+    html.append("</div>\n</div>\n");
+  }
+
+  private void rolePolicyTable(Map<String, Map<String, Integer>> grid) {
+    List<String> policies = new ArrayList<>(grid.values().iterator().next().keySet());
+    int max = grid.values().stream().flatMap(r -> r.values().stream()).mapToInt(Integer::intValue).max().orElse(1);
+    html.append("<table>\n<tr><th>role \\ policy</th>");
+    policies.forEach(p -> html.append("<th>").append(esc(p)).append("</th>"));
+    html.append("<th>total</th></tr>\n");
+    grid.forEach(
+        (role, row) -> {
+          html.append("<tr><th>").append(esc(role)).append("</th>");
+          policies.forEach(p -> html.append(shaded(row.getOrDefault(p, 0), max, Counts.number(row.getOrDefault(p, 0)))));
+          html.append(num(row.values().stream().mapToInt(Integer::intValue).sum())).append("</tr>\n");
+        });
+    html.append("</table>\n");
+  }
+
+  private void refusals(String split, RefusalFigures refusals, RewriteFigures rewrites) {
+    html.append("<h3>REFUSE by reason and by deciding rule; rewrites by rule</h3>\n<div class=\"row\">\n");
+    image(Charts.refusalsByReason(split, refusals.byReason()));
+    html.append("<div>\n");
+    countTable("rule that decided the REFUSE", "questions", refusals.byRule());
+    html.append("<table>\n<tr><th>rewrite steps</th><th>count</th></tr>\n");
+    rewrites.stepsByRule().forEach((rule, n) -> html.append("<tr><td>").append(esc(rule)).append(" steps</td>").append(num(n)).append("</tr>\n"));
+    html.append("<tr><td>questions with a step</td>").append(num(rewrites.questions())).append("</tr>\n");
+    rewrites.answered().forEach((seq, n) -> html.append("<tr><td>answered after ").append(esc(seq)).append("</td>").append(num(n)).append("</tr>\n"));
+    rewrites.refused().forEach((seq, n) -> html.append("<tr><td>refused after ").append(esc(seq)).append("</td>").append(num(n)).append("</tr>\n"));
+    html.append("</table>\n</div>\n</div>\n");
+  }
+
+  private void topColumns(List<ColumnCount> columns) {
+    html.append("<h3>Columns that cause the most violations</h3>\n");
+    if (columns.isEmpty()) {
+      html.append("<p>No violations.</p>\n");
+      return;
+    }
+    int max = columns.get(0).occurrences();
+    html.append("<table>\n<tr><th>database</th><th>column</th><th>policy</th><th>violations</th><th>questions</th><th>by role</th></tr>\n");
+    for (ColumnCount c : columns) {
+      html.append("<tr><td>").append(esc(c.dbId())).append("</td><td><code>").append(esc(c.column())).append("</code></td><td>")
+          .append(esc(c.policy())).append("</td>").append(shaded(c.occurrences(), max, Counts.number(c.occurrences())))
+          .append(num(c.questions())).append("<td>")
+          .append(esc(String.join(", ", c.byRole().entrySet().stream().map(e -> e.getKey() + " " + e.getValue()).toList())))
+          .append("</td></tr>\n");
+    }
+    html.append("</table>\n");
+  }
+
+  private void structure(StructureFigures s) {
+    html.append("<h3>Structure of the split (from the Spider ASTs)</h3>\n");
+    if (s.questions() == null) {
+      html.append("<p>").append(esc(s.note())).append("</p>\n");
+      return;
+    }
+    html.append("<p class=\"sub\">Counted on <code>").append(esc(s.source())).append("</code>; a question counts once per feature.</p>\n");
+    if (s.note() != null) {
+      html.append("<p><b>Note:</b> ").append(esc(s.note())).append("</p>\n");
+    }
+    Map<String, Check> checks = new java.util.HashMap<>();
+    if (s.checks() != null) {
+      s.checks().forEach(c -> checks.put(c.id().substring(c.id().lastIndexOf('.') + 1), c));
+    }
+    html.append("<table>\n<tr><th>feature</th><th>questions</th><th>share</th>")
+        .append(checks.isEmpty() ? "" : "<th>SPEC (Spider dev)</th>").append("<th>definition</th></tr>\n");
+    structureRow("questions", "questions", s.questions(), s.questions(), checks, "records of the Spider file");
+    structureRow("join", "JOIN", s.join(), s.questions(), checks, "some query, at any depth, has more than one table in FROM");
+    structureRow("nested", "nested query", s.nested(), s.questions(), checks,
+        "a FROM subquery, a subquery operand of a condition (from.conds, where, having), or an INTERSECT/UNION/EXCEPT part");
+    structureRow("group_by", "GROUP BY", s.groupBy(), s.questions(), checks, "some query, at any depth, has GROUP BY");
+    structureRow("set_operation", "INTERSECT / UNION / EXCEPT", s.setOperation(), s.questions(), checks, "some query, at any depth, has a set operation");
+    structureRow("select_star", "SELECT *", s.selectStar(), s.questions(), checks, "a SELECT item, at any depth, is * with no aggregate");
+    if (s.unreadable() != null && s.unreadable() > 0) {
+      structureRow("unreadable", "AST not readable", s.unreadable(), s.questions(), checks, "not counted above");
+    }
+    html.append("</table>\n");
+  }
+
+  private void structureRow(String key, String label, int n, int total, Map<String, Check> checks, String definition) {
+    html.append("<tr><td>").append(esc(label)).append("</td>").append(num(n)).append(num(Counts.pct(Counts.percent(n, total))));
+    if (!checks.isEmpty()) {
+      Check c = checks.get(key);
+      html.append("<td class=\"n\">").append(c == null ? "" : esc(c.expected()) + " " + badge(c)).append("</td>");
+    }
+    html.append("<td>").append(esc(definition)).append("</td></tr>\n");
+  }
+
+  private void databaseTable(List<DatabaseFigures> databases) {
+    html.append("<table>\n<tr><th>database</th><th>questions</th><th>original violates</th><th>REFUSE</th><th>REFUSE rate</th>")
+        .append("<th>z</th><th>most frequent reason</th></tr>\n");
+    for (DatabaseFigures d : databases) {
+      html.append("<tr><td>").append(esc(d.dbId())).append("</td>").append(num(d.questions())).append(num(d.violating()))
+          .append(num(d.refused())).append(shaded((int) Math.round(d.refusePercent() * 10), 1000, Counts.pct(d.refusePercent())))
+          .append(num(String.format(Locale.ROOT, "%+.2f", d.zScore())))
+          .append("<td>").append(d.topReason() == null ? "" : esc(d.topReason())).append("</td></tr>\n");
+    }
+    html.append("</table>\n");
+  }
+
+  // ---- small parts --------------------------------------------------------------------------
+
+  private void countTable(String keyTitle, String countTitle, Map<String, Integer> counts) {
+    int max = counts.values().stream().mapToInt(Integer::intValue).max().orElse(1);
+    html.append("<table>\n<tr><th>").append(esc(keyTitle)).append("</th><th>").append(esc(countTitle)).append("</th></tr>\n");
+    counts.forEach((k, n) -> html.append("<tr><td>").append(esc(k)).append("</td>").append(shaded(n, max, Counts.number(n))).append("</tr>\n"));
+    html.append("</table>\n");
+  }
+
+  private void image(Charts.Image image) {
+    html.append("<img src=\"").append(image.dataUri()).append("\" width=\"").append(image.width()).append("\" height=\"")
+        .append(image.height()).append("\" alt=\"").append(esc(image.alt())).append("\">\n");
+  }
+
+  private static String value(Check c) {
+    return c.total() > 0 ? Counts.pct(c.value()) + " (" + Counts.number(c.count()) + " of " + Counts.number(c.total()) + ")" : Counts.number(c.count());
+  }
+
+  /** A number cell shaded in proportion to {@code n / max}. */
+  private static String shaded(int n, int max, String text) {
+    double alpha = max <= 0 || n <= 0 ? 0 : 0.08 + 0.55 * n / max;
+    return String.format(Locale.ROOT, "<td class=\"n\" style=\"background:rgba(230,81,0,%.2f)\">%s</td>", alpha, esc(text));
+  }
+
+  private static String num(long n) {
+    return "<td class=\"n\">" + Counts.number(n) + "</td>";
+  }
+
+  private static String num(String text) {
+    return "<td class=\"n\">" + esc(text) + "</td>";
+  }
+
+  static String esc(String s) {
+    if (s == null) {
+      return "";
+    }
+    StringBuilder out = new StringBuilder(s.length());
+    for (char c : s.toCharArray()) {
+      switch (c) {
+        case '&' -> out.append("&amp;");
+        case '<' -> out.append("&lt;");
+        case '>' -> out.append("&gt;");
+        case '"' -> out.append("&quot;");
+        case '\'' -> out.append("&#39;");
+        default -> out.append(c);
+      }
+    }
+    return out.toString();
+  }
+}

@@ -1,0 +1,102 @@
+package rolepolicy.report;
+
+import com.fasterxml.jackson.core.util.DefaultIndenter;
+import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import rolepolicy.generate.AtomicOutput;
+import rolepolicy.report.QaFigures.Check;
+import rolepolicy.report.QaFigures.PolicyFigures;
+import rolepolicy.report.QaFigures.SplitFigures;
+import rolepolicy.spider.InputException;
+
+/** Computes the QA figures of a generated dataset folder and writes qa.json and report.html. */
+public final class QaReport {
+  /** The split files looked for in the data folder, in report order. */
+  public static final List<String> SPLITS = List.of("dev", "train", "test");
+
+  public static final String JSON_FILE = "qa.json";
+  public static final String HTML_FILE = "report.html";
+
+  private static final ObjectWriter JSON =
+      JsonMapper.builder()
+          .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+          .build()
+          .writer(
+              new DefaultPrettyPrinter()
+                  .withObjectIndenter(new DefaultIndenter("  ", "\n"))
+                  .withArrayIndenter(new DefaultIndenter("  ", "\n")))
+          .with(SerializationFeature.INDENT_OUTPUT);
+
+  private QaReport() {}
+
+  /**
+   * The figures of every split file of {@code dataDir} ({@code train.json}, {@code dev.json},
+   * {@code test.json}) and of its policy files; {@code spiderDir} holds the Spider split files for
+   * the structure figures.
+   */
+  public static QaFigures compute(Path dataDir, Path spiderDir) {
+    if (!Files.isDirectory(dataDir)) {
+      throw new InputException(dataDir + ": folder not found (the --out folder of generate)");
+    }
+    PolicyQa policyQa = PolicyQa.read(dataDir.resolve("policies"));
+    PolicyFigures policies = policyQa.figures();
+    Map<String, Map<String, String>> finalPolicies = policyQa.finalPolicies();
+    List<SplitFigures> splits = new ArrayList<>();
+    for (String split : SPLITS) {
+      Path file = dataDir.resolve(split + ".json");
+      if (!Files.isRegularFile(file)) {
+        continue;
+      }
+      List<SplitRecord> records = SplitRecord.read(file);
+      Path source = SpiderStructure.sourceOf(spiderDir, split);
+      splits.add(
+          new SplitQa(split, records, finalPolicies)
+              .figures(file.toString(), SpiderStructure.of(split, source, records.size())));
+    }
+    if (splits.isEmpty()) {
+      throw new InputException(dataDir + ": no split file (train.json, dev.json or test.json); run generate first");
+    }
+    List<Check> out = new ArrayList<>();
+    policies.checks().stream().filter(c -> !c.inRange()).forEach(out::add);
+    for (SplitFigures s : splits) {
+      List<Check> checks = new ArrayList<>(List.of(s.q1(), s.q2(), s.q4().oneEdit()));
+      if (s.structure().checks() != null) {
+        checks.addAll(s.structure().checks());
+      }
+      checks.stream().filter(c -> !c.inRange()).forEach(out::add);
+    }
+    return new QaFigures(QaFigures.FORMAT, policies, splits, out);
+  }
+
+  /** Writes {@code outDir/qa.json} and {@code outDir/report.html}, both or neither. */
+  public static void write(QaFigures figures, Path outDir) {
+    String json = json(figures);
+    String html = HtmlReport.render(figures);
+    try (AtomicOutput output = new AtomicOutput()) {
+      Files.writeString(output.stage(outDir.resolve(JSON_FILE)), json, StandardCharsets.UTF_8);
+      Files.writeString(output.stage(outDir.resolve(HTML_FILE)), html, StandardCharsets.UTF_8);
+      output.commit();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  static String json(QaFigures figures) {
+    try {
+      return JSON.writeValueAsString(figures) + "\n";
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

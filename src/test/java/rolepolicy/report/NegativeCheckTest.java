@@ -1,0 +1,64 @@
+package rolepolicy.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import rolepolicy.report.SplitRecord.Negative;
+import rolepolicy.report.SplitRecord.Violation;
+
+/** Q4's one-edit check, and the set-operation test behind "no negative". */
+class NegativeCheckTest {
+  private static Violation selected(String column, String policy) {
+    return new Violation(column, "SelectExpr", policy, 0, "rule");
+  }
+
+  @Test
+  void anAppendedSelectItemIsOneInsertion() {
+    assertEquals("email", NegativeCheck.appendedColumn("SELECT name FROM people", "SELECT name, people.email FROM people"));
+    assertEquals("home town", NegativeCheck.appendedColumn("SELECT T1.a FROM t AS T1", "SELECT T1.a, T1.`Home Town` FROM t AS T1"));
+    // the same item appended twice over reads as an insertion at either place
+    assertEquals("a", NegativeCheck.appendedColumn("SELECT a, T1.a FROM t AS T1", "SELECT a, T1.a, T1.a FROM t AS T1"));
+  }
+
+  @Test
+  void twoEditedPlacesOrAnotherInsertionAreNotOneEdit() {
+    assertNull(NegativeCheck.appendedColumn("SELECT a FROM t WHERE b = 1", "SELECT a, t.c FROM t WHERE b = 2"));
+    assertNull(NegativeCheck.appendedColumn("SELECT a FROM t", "SELECT a FROM t WHERE t.c = 1"));
+    assertNull(NegativeCheck.appendedColumn("SELECT a, b FROM t", "SELECT a FROM t"));
+  }
+
+  @Test
+  void anUnwrappedAggregateIsOneEdit() {
+    assertEquals("price", NegativeCheck.unwrappedColumn("SELECT avg(T1.price) FROM t AS T1", "SELECT T1.price FROM t AS T1"));
+    assertEquals("price", NegativeCheck.unwrappedColumn("SELECT count(DISTINCT price) FROM t", "SELECT price FROM t"));
+    assertNull(NegativeCheck.unwrappedColumn("SELECT avg(price) FROM t", "SELECT cost FROM t"));
+    assertNull(NegativeCheck.unwrappedColumn("SELECT avg(price + 1) FROM t", "SELECT price + 1 FROM t"));
+  }
+
+  @Test
+  void theIntroducedViolationMustBeListed() {
+    Negative n1 = new Negative("SELECT name, people.email FROM people", List.of(selected("people.email", "Hidden")), "N1");
+    assertNull(NegativeCheck.failure("SELECT name FROM people", n1, List.of()));
+    Negative missing = new Negative("SELECT name, people.email FROM people", List.of(), "N1");
+    assertTrue(NegativeCheck.failure("SELECT name FROM people", missing, List.of()).contains("introduced"));
+    // N3 must introduce a JoinOnly violation, not a Hidden one
+    Negative wrongPolicy = new Negative("SELECT name, people.email FROM people", List.of(selected("people.email", "Hidden")), "N3");
+    assertTrue(NegativeCheck.failure("SELECT name FROM people", wrongPolicy, List.of()).contains("introduced"));
+    // a violation the original already had is not the introduced one
+    Negative again = new Negative("SELECT id, people.id FROM people", List.of(selected("people.id", "JoinOnly")), "N3");
+    assertTrue(NegativeCheck.failure("SELECT id FROM people", again, List.of(selected("people.id", "JoinOnly"))).contains("introduced"));
+  }
+
+  @Test
+  void onlyATopLevelSetOperationCounts() {
+    assertTrue(SqlText.hasTopLevelSetOperation("SELECT a FROM t UNION SELECT a FROM u"));
+    assertTrue(SqlText.hasTopLevelSetOperation("select a from t except select a from u"));
+    assertFalse(SqlText.hasTopLevelSetOperation("SELECT a FROM t WHERE a IN (SELECT a FROM u INTERSECT SELECT a FROM v)"));
+    assertFalse(SqlText.hasTopLevelSetOperation("SELECT a FROM t WHERE b = 'union'"));
+    assertFalse(SqlText.hasTopLevelSetOperation("SELECT my_union FROM t"));
+  }
+}

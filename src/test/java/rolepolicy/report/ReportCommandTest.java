@@ -1,0 +1,233 @@
+package rolepolicy.report;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+import rolepolicy.cli.ReportCommand;
+
+/** The report command on a hand-made dataset: every figure against a count made by hand. */
+class ReportCommandTest {
+  @TempDir Path dir;
+  Path data;
+  Path spider;
+
+  @BeforeEach
+  void fixture() throws IOException {
+    data = dir.resolve("data");
+    spider = dir.resolve("spider");
+    QaFixture.write(data, spider);
+  }
+
+  private int run(String... args) {
+    CommandLine cli = new CommandLine(new ReportCommand());
+    StringWriter out = new StringWriter();
+    cli.setOut(new PrintWriter(out, true));
+    cli.setErr(new PrintWriter(new StringWriter(), true));
+    return cli.execute(args);
+  }
+
+  private JsonNode report() throws IOException {
+    assertEquals(0, run("--data", data.toString(), "--spider", spider.toString()));
+    return QaFixture.JSON.readTree(data.resolve("qa/qa.json").toFile());
+  }
+
+  @Test
+  void q1AndQ2CountViolatingOriginalsAndRefuseLabels() throws IOException {
+    JsonNode dev = report().at("/splits/0");
+    assertEquals("dev", dev.get("split").asText());
+    assertEquals(8, dev.get("questions").asInt());
+    assertEquals(4, dev.at("/q1/count").asInt());
+    assertEquals(50.0, dev.at("/q1/value").asDouble());
+    assertFalse(dev.at("/q1/in_range").asBoolean());
+    assertEquals(4, dev.at("/q2/count").asInt());
+    assertEquals(8, dev.at("/q2/total").asInt());
+    assertFalse(dev.at("/q2/in_range").asBoolean());
+  }
+
+  @Test
+  void anOutOfRangeFigureIsExplainedByItsDrivers() throws IOException {
+    JsonNode dev = report().at("/splits/0");
+    assertTrue(dev.at("/q2/explanation").asText().contains("R1 cannot succeed without overrides"));
+    // four REFUSEs, one per cause: R1 (dev_0002), R3, R4, UNRESOLVED; each leaves 3 of 8 = 37.5 %
+    JsonNode drivers = dev.at("/q2/drivers");
+    assertEquals(4, drivers.size());
+    for (JsonNode d : drivers) {
+      assertEquals(1, d.get("count").asInt());
+      assertEquals(25.0, d.get("share_of_count").asDouble());
+      assertEquals(37.5, d.get("figure_without").asDouble());
+    }
+    // Q1 by first violation: SelectExpr Hidden (4, 8), JoinOnly selected (2), AggOnly aggregated (3)
+    assertEquals("Hidden column selected", dev.at("/q1/drivers/0/label").asText());
+    assertEquals(2, dev.at("/q1/drivers/0/count").asInt());
+    List<String> outOfRange = new ArrayList<>();
+    report().get("out_of_range").forEach(c -> outOfRange.add(c.get("id").asText()));
+    assertTrue(outOfRange.containsAll(List.of("policy.columns", "dev.q1", "dev.q2", "dev.q4")), outOfRange.toString());
+  }
+
+  @Test
+  void q3IsTheRefuseRatePerDatabaseWithMeanAndPopulationSd() throws IOException {
+    JsonNode dev = report().at("/splits/0");
+    // shop 2 of 3 = 66.67 %, zoo 2 of 5 = 40 %: mean 53.33, sd 13.33
+    assertEquals(2, dev.at("/q3/databases").asInt());
+    assertEquals(53.33, dev.at("/q3/mean_percent").asDouble());
+    assertEquals(13.33, dev.at("/q3/sd_percent").asDouble());
+    assertEquals(0, dev.at("/q3/outliers").size());
+    assertEquals("shop", dev.at("/databases/0/db_id").asText());
+    assertEquals(66.67, dev.at("/databases/0/refuse_percent").asDouble());
+    assertEquals(1.0, dev.at("/databases/0/z_score").asDouble());
+    assertEquals(40.0, dev.at("/databases/1/refuse_percent").asDouble());
+  }
+
+  @Test
+  void q4CountsNegativesPerRuleTheCausesOfNoneAndTheOneEditCheck() throws IOException {
+    JsonNode q4 = report().at("/splits/0/q4");
+    assertEquals(3, q4.at("/by_rule/N1").asInt());
+    assertEquals(1, q4.at("/by_rule/N2").asInt());
+    assertEquals(1, q4.at("/by_rule/N3").asInt());
+    assertEquals(3, q4.get("without").asInt());
+    assertEquals(1, q4.get("without_by_cause").get(SplitQa.SET_OPERATION).asInt());
+    assertEquals(1, q4.get("without_by_cause").get(SplitQa.NO_CANDIDATE).asInt());
+    assertEquals(1, q4.get("without_by_cause").get(SplitQa.UNRESOLVED).asInt());
+    assertEquals(3, q4.at("/one_edit/count").asInt());
+    assertEquals(5, q4.at("/one_edit/total").asInt());
+    assertFalse(q4.at("/one_edit/in_range").asBoolean());
+    assertEquals("dev_0004", q4.at("/one_edit_failures/0/id").asText());
+    assertTrue(q4.at("/one_edit_failures/0/why").asText().contains("one SELECT item inserted in one place"));
+    assertEquals("dev_0008", q4.at("/one_edit_failures/1/id").asText());
+    assertTrue(q4.at("/one_edit_failures/1/why").asText().contains("do not include the introduced one"));
+  }
+
+  @Test
+  void q5CountsViolationsByRoleAndPolicy() throws IOException {
+    JsonNode q5 = report().at("/splits/0/q5");
+    assertEquals(5, q5.get("occurrences").asInt());
+    assertEquals(4, q5.get("questions").asInt());
+    JsonNode grid = q5.get("by_role_policy");
+    assertEquals(1, grid.at("/SelectExpr/JoinOnly").asInt());
+    assertEquals(2, grid.at("/SelectExpr/Hidden").asInt());
+    assertEquals(1, grid.at("/AggArg/AggOnly").asInt());
+    assertEquals(1, grid.at("/WherePred/Hidden").asInt());
+    assertEquals(0, grid.at("/JoinCond/Hidden").asInt());
+    assertEquals(0, grid.at("/SelectExpr/AggOnly").asInt());
+  }
+
+  @Test
+  void refusalsRewritesAndTopColumns() throws IOException {
+    JsonNode dev = report().at("/splits/0");
+    assertEquals(4, dev.at("/refusals/total").asInt());
+    assertEquals(1, dev.at("/refusals/by_reason/R1_NO_CANDIDATE").asInt());
+    assertEquals(1, dev.at("/refusals/by_reason/UNRESOLVED").asInt());
+    assertEquals(1, dev.at("/rewrites/steps").asInt());
+    assertEquals(1, dev.at("/rewrites/answered/R1").asInt());
+    assertEquals("animal.age", dev.at("/top_columns/0/column").asText());
+    assertEquals(3, dev.at("/top_columns/0/occurrences").asInt());
+    assertEquals(2, dev.at("/top_columns/0/questions").asInt());
+  }
+
+  @Test
+  void structureIsCountedOnTheSpiderAsts() throws IOException {
+    JsonNode s = report().at("/splits/0/structure");
+    assertEquals(8, s.get("questions").asInt());
+    assertEquals(2, s.get("join").asInt());
+    assertEquals(2, s.get("nested").asInt());
+    assertEquals(1, s.get("group_by").asInt());
+    assertEquals(1, s.get("set_operation").asInt());
+    assertEquals(1, s.get("select_star").asInt());
+    assertEquals(1, s.get("unreadable").asInt());
+  }
+
+  @Test
+  void policyDistributionAutomaticAndFinal() throws IOException {
+    JsonNode p = report().get("policies");
+    assertEquals(2, p.get("databases").asInt());
+    assertEquals(4, p.get("tables").asInt());
+    assertEquals(10, p.get("columns").asInt());
+    assertEquals(3, p.at("/auto/columns/Hidden").asInt());
+    assertEquals(3, p.at("/auto/columns/JoinOnly").asInt());
+    assertEquals(1, p.at("/auto/columns/AggOnly").asInt());
+    assertEquals(3, p.at("/auto/columns/Public").asInt());
+    assertEquals(30.0, p.at("/auto/percent/Hidden").asDouble());
+    assertEquals(2, p.at("/final_policies/columns/Hidden").asInt());
+    assertEquals(4, p.at("/final_policies/columns/Public").asInt());
+    assertEquals(3, p.at("/auto/tables_with_hidden").asInt());
+    assertEquals(2, p.at("/final_policies/tables_with_hidden").asInt());
+    assertEquals(1, p.at("/overrides").get("Hidden → Public").asInt());
+    JsonNode columns = p.at("/checks/0");
+    assertEquals("policy.columns", columns.get("id").asText());
+    assertFalse(columns.get("in_range").asBoolean());
+    assertTrue(columns.get("explanation").asText().contains("10 columns"));
+  }
+
+  @Test
+  void twoRunsWriteIdenticalBytes() throws IOException {
+    assertEquals(0, run("--data", data.toString(), "--spider", spider.toString(), "--out", dir.resolve("a").toString()));
+    assertEquals(0, run("--data", data.toString(), "--spider", spider.toString(), "--out", dir.resolve("b").toString()));
+    for (String file : List.of("qa.json", "report.html")) {
+      assertArrayEquals(Files.readAllBytes(dir.resolve("a").resolve(file)), Files.readAllBytes(dir.resolve("b").resolve(file)), file);
+    }
+    try (Stream<Path> files = Files.list(dir.resolve("a"))) {
+      assertEquals(List.of("qa.json", "report.html"), files.map(f -> f.getFileName().toString()).sorted().toList());
+    }
+  }
+
+  @Test
+  void aFailedRunLeavesThePreviousReportUntouched() throws IOException {
+    report();
+    byte[] json = Files.readAllBytes(data.resolve("qa/qa.json"));
+    byte[] html = Files.readAllBytes(data.resolve("qa/report.html"));
+    Files.writeString(data.resolve("dev.json"), "[{\"id\": \"dev_0001\"");
+    assertNotEquals(0, run("--data", data.toString(), "--spider", spider.toString()));
+    assertArrayEquals(json, Files.readAllBytes(data.resolve("qa/qa.json")));
+    assertArrayEquals(html, Files.readAllBytes(data.resolve("qa/report.html")));
+    try (Stream<Path> files = Files.list(data.resolve("qa"))) {
+      assertEquals(2, files.count(), "no temporary file is left behind");
+    }
+  }
+
+  @Test
+  void theReportIsOneSelfContainedPageWithLibraryCharts() throws IOException {
+    report();
+    String html = Files.readString(data.resolve("qa/report.html"));
+    assertFalse(html.contains("<script"), "no script");
+    assertFalse(Pattern.compile("(src|href)=\"(https?:)?//").matcher(html).find(), "nothing fetched");
+    Matcher png = Pattern.compile("<img src=\"data:image/png;base64,([A-Za-z0-9+/=]+)\" width=\"(\\d+)\"").matcher(html);
+    int charts = 0;
+    while (png.find()) {
+      BufferedImage image = ImageIO.read(new ByteArrayInputStream(Base64.getDecoder().decode(png.group(1))));
+      assertEquals(2 * Integer.parseInt(png.group(2)), image.getWidth(), "drawn at twice the page size");
+      charts++;
+    }
+    // Q1 and Q2 by split, policies, and per split Q3, Q4, Q5, REFUSE by reason
+    assertEquals(7, charts);
+    assertTrue(html.contains("R1 cannot succeed without overrides"));
+  }
+
+  @Test
+  void aFolderWithoutSplitFilesIsBadInput() throws IOException {
+    Files.delete(data.resolve("dev.json"));
+    assertNotEquals(0, run("--data", data.toString()));
+    assertFalse(Files.exists(data.resolve("qa")));
+  }
+}
