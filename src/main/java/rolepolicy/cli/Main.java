@@ -6,13 +6,18 @@ import picocli.CommandLine.Command;
 import rolepolicy.engine.RuleFileException;
 import rolepolicy.spider.InputException;
 
-/** Entry point: {@code rolepolicy [generate] ...}; no arguments runs {@code generate} on the bundled dev split. */
+/** Entry point: {@code rolepolicy generate | evaluate | review | report}; no arguments runs {@code generate} on the bundled dev split. */
 @Command(
     name = "rolepolicy",
     mixinStandardHelpOptions = true,
     version = "rolepolicy 0.1.0",
     description = "Role-sensitive column usage policies for Text-to-SQL, decided by Drools rules.",
-    subcommands = {GenerateCommand.class, EvaluateCommand.class})
+    subcommands = {
+      GenerateCommand.class,
+      EvaluateCommand.class,
+      ReviewCommand.class,
+      ReportCommand.class
+    })
 public final class Main {
   /** Exit code for bad input or a rule file that does not compile. */
   public static final int BAD_INPUT = 1;
