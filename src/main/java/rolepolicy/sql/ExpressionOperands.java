@@ -4,17 +4,21 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import net.sf.jsqlparser.expression.AnalyticExpression;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
 import net.sf.jsqlparser.expression.Function;
+import net.sf.jsqlparser.expression.WindowDefinition;
 import net.sf.jsqlparser.schema.Column;
+import net.sf.jsqlparser.statement.select.OrderByElement;
 import net.sf.jsqlparser.statement.select.ParenthesedSelect;
 import net.sf.jsqlparser.statement.select.Select;
 
 /**
- * Lists the columns and nested queries of an expression, left to right. An unqualified
- * double-quoted name is a string literal, as Spider writes them ({@code name = "Bob"}); JSqlParser
- * 5.3 has no option to read it so and gives a quoted column name.
+ * Lists the columns and nested queries of an expression, left to right, each column with the
+ * outermost of Spider's aggregates around it. A window function's PARTITION BY and ORDER BY are
+ * left out (not judged, like GROUP BY and ORDER BY); its arguments and FILTER (WHERE ...) are under
+ * it. Whether a bare double-quoted name is a column or a string is for {@link QueryScope} to say.
  */
 final class ExpressionOperands extends ExpressionVisitorAdapter<Void> {
   /** Spider's aggregate ids (SPEC §2). */
@@ -22,7 +26,8 @@ final class ExpressionOperands extends ExpressionVisitorAdapter<Void> {
       Map.of("max", 1, "min", 2, "count", 3, "sum", 4, "avg", 5);
 
   private final List<Operand> operands = new ArrayList<>();
-  private Function aggregate;
+  private Expression aggregate;
+  private int aggregateId;
 
   private ExpressionOperands() {}
 
@@ -34,39 +39,93 @@ final class ExpressionOperands extends ExpressionVisitorAdapter<Void> {
     return visitor.operands;
   }
 
-  /** The aggregate id of a call, or 0 when it is not one of Spider's aggregates. */
-  static int aggregateId(Function function) {
-    String name = function.getName() == null ? "" : function.getName().toLowerCase(Locale.ROOT);
-    return AGGREGATES.getOrDefault(name, 0);
+  /**
+   * The aggregate id of a call, or 0 when it is not one of Spider's aggregates; {@code max} and
+   * {@code min} with more than one argument are SQLite's scalar functions, not aggregates.
+   */
+  static int aggregateId(String name, int arguments) {
+    int id = AGGREGATES.getOrDefault(name == null ? "" : name.toLowerCase(Locale.ROOT), 0);
+    return (id == 1 || id == 2) && arguments > 1 ? 0 : id;
   }
 
-  static boolean isStringLiteral(Column column) {
-    String name = column.getColumnName();
-    return column.getTable() == null
-        && name.length() >= 2
-        && name.startsWith("\"")
-        && name.endsWith("\"");
+  static int aggregateId(Function function) {
+    int arguments = function.getParameters() == null ? 0 : function.getParameters().size();
+    return aggregateId(function.getName(), arguments);
   }
 
   @Override
   public <S> Void visit(Column column, S context) {
-    if (!isStringLiteral(column)) {
-      operands.add(
-          new Operand.ColumnUse(column, aggregate, aggregate == null ? 0 : aggregateId(aggregate)));
-    }
+    operands.add(new Operand.ColumnUse(column, aggregate, aggregateId));
     return null;
   }
 
   @Override
   public <S> Void visit(Function function, S context) {
-    Function outer = aggregate;
+    Expression outer = aggregate;
+    int outerId = aggregateId;
     if (outer == null && aggregateId(function) != 0) {
       aggregate = function;
+      aggregateId = aggregateId(function);
     }
     try {
       return super.visit(function, context);
     } finally {
       aggregate = outer;
+      aggregateId = outerId;
+    }
+  }
+
+  /** A window function ({@code OVER}) or an aggregate with {@code FILTER (WHERE ...)}. */
+  @Override
+  public <S> Void visit(AnalyticExpression function, S context) {
+    Expression outer = aggregate;
+    int outerId = aggregateId;
+    int arguments = function.getExpression() == null ? 0 : 1;
+    int id = aggregateId(function.getName(), arguments);
+    if (outer == null && id != 0) {
+      aggregate = function;
+      aggregateId = id;
+    }
+    try {
+      for (Expression argument :
+          new Expression[] {
+            function.getExpression(),
+            function.getOffset(),
+            function.getDefaultValue(),
+            function.getFilterExpression()
+          }) {
+        if (argument != null) {
+          argument.accept(this, context);
+        }
+      }
+    } finally {
+      aggregate = outer;
+      aggregateId = outerId;
+    }
+    rejectNestedQueries(function.getPartitionExpressionList(), function.getOrderByElements());
+    return null;
+  }
+
+  /** Nested queries in a window's PARTITION BY or ORDER BY are not supported. */
+  static void rejectNestedQueries(WindowDefinition window) {
+    rejectNestedQueries(window.getPartitionExpressionList(), window.getOrderByElements());
+  }
+
+  private static void rejectNestedQueries(
+      List<? extends Expression> partitionBy, List<OrderByElement> orderBy) {
+    List<Expression> expressions = new ArrayList<>();
+    if (partitionBy != null) {
+      expressions.addAll(partitionBy);
+    }
+    if (orderBy != null) {
+      orderBy.forEach(o -> expressions.add(o.getExpression()));
+    }
+    for (Expression expression : expressions) {
+      if (of(expression).stream().anyMatch(o -> o instanceof Operand.NestedQuery)) {
+        throw new SqlAnalysisException(
+            "a nested query in a window's PARTITION BY or ORDER BY is not supported: "
+                + expression);
+      }
     }
   }
 

@@ -1,6 +1,6 @@
 package rolepolicy.sql;
 
-import net.sf.jsqlparser.expression.Function;
+import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.statement.select.Select;
 
@@ -9,10 +9,10 @@ sealed interface Operand {
   /**
    * A column, with the outermost aggregate call around it in the expression.
    *
-   * @param aggregate that call, or null
+   * @param aggregate that call (a function, or a window function with OVER or FILTER), or null
    * @param aggId its aggregate id, or 0
    */
-  record ColumnUse(Column column, Function aggregate, int aggId) implements Operand {}
+  record ColumnUse(Column column, Expression aggregate, int aggId) implements Operand {}
 
   /** A nested query, walked where it stands. */
   record NestedQuery(Select query) implements Operand {}

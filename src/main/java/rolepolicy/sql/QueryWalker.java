@@ -1,23 +1,29 @@
 package rolepolicy.sql;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.parser.Token;
+import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.statement.select.AllColumns;
-import net.sf.jsqlparser.statement.select.FromItem;
 import net.sf.jsqlparser.statement.select.Join;
 import net.sf.jsqlparser.statement.select.ParenthesedSelect;
 import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.Select;
 import net.sf.jsqlparser.statement.select.SelectItem;
 import net.sf.jsqlparser.statement.select.SetOperationList;
+import net.sf.jsqlparser.statement.select.WithItem;
 import rolepolicy.model.Role;
 import rolepolicy.spider.Schema;
 
 /**
- * Walks a parsed query in the order of SPEC §4 and collects its column references: SELECT items,
- * JOIN ... ON conditions, nested queries of FROM, WHERE, nested queries of HAVING, then the
+ * Walks a parsed query in the order of SPEC §4 and collects its column references: the query's
+ * common table expressions (WITH), SELECT items, JOIN conditions (ON, USING, NATURAL), nested
+ * queries of FROM, WHERE, nested queries of GROUP BY, HAVING, ORDER BY and LIMIT, then the
  * set-operation parts.
  */
 final class QueryWalker {
@@ -40,51 +46,119 @@ final class QueryWalker {
    * @param predicateRole the role of a query that is a condition operand, else null
    * @param topLevel whether this is the top-level query (its first part, under a set operation)
    * @param outer the scope of the enclosing query, or null
+   * @param tables the common tables the query can read
    */
-  void query(Select select, Role predicateRole, boolean topLevel, QueryScope outer) {
-    if (select.getWithItemsList() != null && !select.getWithItemsList().isEmpty()) {
-      throw new SqlAnalysisException("WITH is not supported");
-    }
+  void query(
+      Select select, Role predicateRole, boolean topLevel, QueryScope outer, CommonTables tables) {
+    CommonTables visible = commonTables(select, outer, tables);
     if (select instanceof ParenthesedSelect parenthesed) {
-      query(parenthesed.getSelect(), predicateRole, topLevel, outer);
+      query(parenthesed.getSelect(), predicateRole, topLevel, outer, visible);
+      unjudgedTail(select, outer, visible);
     } else if (select instanceof SetOperationList setOperations) {
       setOperation |= topLevel;
       List<Select> parts = setOperations.getSelects();
       for (int k = 0; k < parts.size(); k++) {
-        query(parts.get(k), predicateRole, topLevel && k == 0, outer);
+        query(parts.get(k), predicateRole, topLevel && k == 0, outer, visible);
       }
+      unjudgedTail(select, outer, visible);
     } else if (select instanceof PlainSelect plain) {
-      plainSelect(plain, predicateRole, topLevel, outer);
+      plainSelect(plain, predicateRole, topLevel, outer, visible);
     } else {
       throw new SqlAnalysisException(
           "unsupported query form: " + select.getClass().getSimpleName());
     }
   }
 
+  /**
+   * Walks the bodies of the query's WITH definitions, in order, as nested queries of FROM (their
+   * items produce output), and returns the common tables the query can read. A body can read the
+   * definitions before it and itself (WITH RECURSIVE).
+   */
+  private CommonTables commonTables(Select select, QueryScope outer, CommonTables tables) {
+    CommonTables visible = tables;
+    if (select.getWithItemsList() != null) {
+      for (WithItem<?> item : select.getWithItemsList()) {
+        visible =
+            visible.with(
+                OutputColumns.name(item), OutputColumns.of(item, schema, visible, positions));
+        query(item.getSelect(), null, false, outer, visible);
+      }
+    }
+    return visible;
+  }
+
   private void plainSelect(
-      PlainSelect select, Role predicateRole, boolean topLevel, QueryScope outer) {
-    QueryScope scope = QueryScope.of(select, schema, outer);
+      PlainSelect select,
+      Role predicateRole,
+      boolean topLevel,
+      QueryScope outer,
+      CommonTables tables) {
+    QueryScope scope = QueryScope.of(select, schema, outer, tables, positions);
     if (topLevel) {
       scope.entries().stream()
-          .filter(e -> e.schemaTable() != null)
+          .filter(e -> !e.derived())
           .forEach(e -> fromTables.add(new TextTable(e.written(), e.alias(), e.schemaTable())));
     }
     selectItems(select.getSelectItems(), predicateRole, topLevel, scope);
-    for (Join join : joins(select)) {
-      if (join.getUsingColumns() != null && !join.getUsingColumns().isEmpty()) {
-        throw new SqlAnalysisException("JOIN ... USING is not supported");
-      }
+    scope.aliasesVisible(true);
+    for (QueryScope.JoinStep step : scope.joinSteps()) {
+      Join join = step.join();
       for (Expression on : join.getOnExpressions()) {
         condition(on, Role.JoinCond, true, scope);
       }
-    }
-    for (FromItem item : QueryScope.fromItems(select)) {
-      if (item instanceof ParenthesedSelect nested) {
-        query(nested, null, false, outer);
+      if (join.getUsingColumns() != null) {
+        for (Column column : join.getUsingColumns()) {
+          using(column, step, scope);
+        }
+      }
+      if (join.isNatural()) {
+        natural(step, scope);
       }
     }
+    scope.aliasesVisible(false);
+    for (QueryScope.Entry entry : scope.entries()) {
+      if (entry.query() != null) {
+        query(entry.query(), null, false, outer, tables);
+      }
+    }
+    scope.aliasesVisible(true);
     condition(select.getWhere(), Role.WherePred, true, scope);
+    scope.aliasesVisible(false);
+    if (select.getGroupBy() != null && select.getGroupBy().getGroupByExpressionList() != null) {
+      for (Object expression : select.getGroupBy().getGroupByExpressionList()) {
+        condition((Expression) expression, Role.WherePred, false, scope);
+      }
+    }
     condition(select.getHaving(), Role.WherePred, false, scope);
+    if (select.getWindowDefinitions() != null) {
+      select.getWindowDefinitions().forEach(ExpressionOperands::rejectNestedQueries);
+    }
+    unjudgedTail(select, scope, tables);
+  }
+
+  /**
+   * The nested queries of ORDER BY, LIMIT and OFFSET, which feed no result column: walked as
+   * condition operands with role WherePred, like those of HAVING; their own columns are not judged.
+   */
+  private void unjudgedTail(Select select, QueryScope scope, CommonTables tables) {
+    List<Expression> tail = new ArrayList<>();
+    if (select.getOrderByElements() != null) {
+      select.getOrderByElements().forEach(o -> tail.add(o.getExpression()));
+    }
+    if (select.getLimit() != null) {
+      tail.add(select.getLimit().getRowCount());
+      tail.add(select.getLimit().getOffset());
+    }
+    if (select.getOffset() != null) {
+      tail.add(select.getOffset().getOffset());
+    }
+    for (Expression expression : tail) {
+      for (Operand operand : ExpressionOperands.of(expression)) {
+        if (operand instanceof Operand.NestedQuery nested) {
+          query(nested.query(), Role.WherePred, false, scope, tables);
+        }
+      }
+    }
   }
 
   private void selectItems(
@@ -103,9 +177,9 @@ final class QueryWalker {
               use.aggId() != 0
                   ? Role.AggArg
                   : predicateRole != null ? predicateRole : Role.SelectExpr;
-          add(use, role, topLevel ? i : -1, itemSpan, scope);
+          add(use, role, topLevel ? i : -1, itemSpan, scope, true);
         } else if (operand instanceof Operand.NestedQuery nested) {
-          query(nested.query(), predicateRole, false, scope);
+          query(nested.query(), predicateRole, false, scope, scope.commonTables());
         }
       }
     }
@@ -119,24 +193,117 @@ final class QueryWalker {
     for (Operand operand : ExpressionOperands.of(condition)) {
       if (operand instanceof Operand.ColumnUse use) {
         if (judged) {
-          add(use, role, -1, null, scope);
+          add(use, role, -1, null, scope, true);
         }
       } else if (operand instanceof Operand.NestedQuery nested) {
-        query(nested.query(), role, false, scope);
+        query(nested.query(), role, false, scope, scope.commonTables());
       }
     }
   }
 
+  /**
+   * {@code JOIN t USING (c)}: the column c of the first table before the join that has it and of
+   * the joined table, both JoinCond, as {@code left.c = t.c} would give.
+   */
+  private void using(Column column, QueryScope.JoinStep step, QueryScope scope) {
+    String name = QueryScope.unquote(column.getColumnName());
+    QueryScope.Resolution left =
+        first(step.left(), name, scope)
+            .orElseThrow(
+                () ->
+                    new SqlAnalysisException(
+                        "cannot resolve USING column "
+                            + name
+                            + ": no table before the JOIN has it"));
+    QueryScope.Resolution right =
+        first(step.right(), name, scope)
+            .orElseThrow(
+                () ->
+                    new SqlAnalysisException(
+                        "cannot resolve USING column "
+                            + name
+                            + ": the joined table has no such column"));
+    Span span = positions.node(column);
+    addJoinColumn(left, span);
+    addJoinColumn(right, span);
+  }
+
+  /**
+   * {@code NATURAL JOIN t}: every column of t (in t's column order) that a table before the join
+   * also has, as if written in USING; the references' spans are the joined table's text.
+   */
+  private void natural(QueryScope.JoinStep step, QueryScope scope) {
+    Span span = positions.node(step.join().getRightItem());
+    Set<String> seen = new HashSet<>();
+    for (QueryScope.Entry entry : step.right()) {
+      for (String name : scope.columnsOf(entry)) {
+        if (!seen.add(name.toLowerCase(Locale.ROOT))) {
+          continue;
+        }
+        Optional<QueryScope.Resolution> left = first(step.left(), name, scope);
+        if (left.isPresent()) {
+          addJoinColumn(left.get(), span);
+          addJoinColumn(first(step.right(), name, scope).orElseThrow(), span);
+        }
+      }
+    }
+  }
+
+  private static Optional<QueryScope.Resolution> first(
+      List<QueryScope.Entry> entries, String name, QueryScope scope) {
+    for (QueryScope.Entry entry : entries) {
+      Optional<QueryScope.Resolution> found = scope.column(entry, name);
+      if (found.isPresent()) {
+        return found;
+      }
+    }
+    return Optional.empty();
+  }
+
+  private void addJoinColumn(QueryScope.Resolution resolution, Span span) {
+    if (resolution instanceof QueryScope.Base base) {
+      refs.add(
+          new TextRef(
+              base.column(), base.qualifier(), Role.JoinCond, 0, -1, span, span, null, null));
+    }
+  }
+
+  /**
+   * Adds the reference a column use resolves to: a schema column is one reference; an output column
+   * of a derived or common table, a row id or a string is none; a visible result column alias
+   * stands for the columns and nested queries of its item, which take the role.
+   *
+   * @param aliases false inside an alias's own expression, where no alias is read
+   */
   private void add(
-      Operand.ColumnUse use, Role role, int selectItem, Span itemSpan, QueryScope scope) {
+      Operand.ColumnUse use,
+      Role role,
+      int selectItem,
+      Span itemSpan,
+      QueryScope scope,
+      boolean aliases) {
+    QueryScope.Resolution resolution = scope.resolve(use.column(), aliases);
+    if (resolution instanceof QueryScope.Alias alias) {
+      QueryScope owner = alias.owner();
+      for (Operand operand : ExpressionOperands.of(alias.item().getExpression())) {
+        if (operand instanceof Operand.ColumnUse inner) {
+          add(inner, role, -1, null, owner, false);
+        } else if (operand instanceof Operand.NestedQuery nested) {
+          query(nested.query(), role, false, owner, owner.commonTables());
+        }
+      }
+      return;
+    }
+    if (!(resolution instanceof QueryScope.Base base)) {
+      return;
+    }
     Span columnSpan = positions.node(use.column());
     Span nameSpan = positions.token(use.column().getASTNode().jjtGetLastToken());
     Span aggregateSpan = use.aggregate() == null ? null : positions.node(use.aggregate());
-    QueryScope.Resolution resolution = scope.resolve(use.column());
     refs.add(
         new TextRef(
-            resolution.column(),
-            resolution.qualifier(),
+            base.column(),
+            base.qualifier(),
             role,
             use.aggId(),
             selectItem,
@@ -168,9 +335,5 @@ final class QueryWalker {
       throw new SqlAnalysisException("cannot find the expression of SELECT item " + item);
     }
     return positions.between(tokens.get(0), tokens.get(end - 1));
-  }
-
-  private static List<Join> joins(PlainSelect select) {
-    return select.getJoins() == null ? List.of() : select.getJoins();
   }
 }

@@ -13,6 +13,7 @@ import rolepolicy.model.ColumnRef;
  * @param setOperation the top-level query has INTERSECT, UNION or EXCEPT
  * @param fromTables the tables of the top-level FROM, in FROM order
  * @param selectListEnd offset just after the last top-level SELECT item
+ * @param orderBy the top-level query, or its set operation, has ORDER BY: its result is ordered
  */
 public record SqlAnalysis(
     String sql,
@@ -20,7 +21,8 @@ public record SqlAnalysis(
     boolean selectStar,
     boolean setOperation,
     List<TextTable> fromTables,
-    int selectListEnd) {
+    int selectListEnd,
+    boolean orderBy) {
 
   public SqlAnalysis {
     refs = List.copyOf(refs);
@@ -31,7 +33,8 @@ public record SqlAnalysis(
   public List<ColumnRef> columnRefs() {
     List<ColumnRef> facts = new ArrayList<>(refs.size());
     for (TextRef r : refs) {
-      facts.add(new ColumnRef(facts.size(), r.column(), r.role(), r.aggId(), r.selectItem(), null, null));
+      facts.add(
+          new ColumnRef(facts.size(), r.column(), r.role(), r.aggId(), r.selectItem(), null, null));
     }
     return facts;
   }

@@ -6,13 +6,15 @@ import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.parser.ParseException;
 import net.sf.jsqlparser.parser.Token;
 import net.sf.jsqlparser.statement.Statement;
+import net.sf.jsqlparser.statement.select.ParenthesedSelect;
 import net.sf.jsqlparser.statement.select.Select;
 import rolepolicy.spider.Schema;
 
 /**
- * Analyses SQLite-dialect query text in Spider's style against one schema: the column references
- * with role, effective aggregate and text spans, in the walk order of SPEC §4, exactly as the AST
- * walker lists them for the same query.
+ * Analyses SQLite-dialect query text against one schema: the column references with role, effective
+ * aggregate and text spans, in the walk order of SPEC §4. On Spider's queries it lists exactly what
+ * the AST walker lists for the same query; beyond Spider's grammar (WITH, USING, window functions
+ * and more, as models write them) it follows docs/decisions.md, "SQL written by models".
  */
 public final class SqlAnalyzer {
   private final Schema schema;
@@ -23,49 +25,82 @@ public final class SqlAnalyzer {
 
   /** Analyses one query; throws {@link SqlAnalysisException} saying what failed. */
   public SqlAnalysis analyse(String sql) {
-    TextPositions positions = new TextPositions(sql);
-    Select select = parse(sql, positions);
-    QueryWalker walker = new QueryWalker(schema, positions);
-    walker.query(select, null, true, null);
+    Parsed parsed = parse(sql);
+    QueryWalker walker = new QueryWalker(schema, parsed.positions());
+    walker.query(parsed.select(), null, true, null, CommonTables.NONE);
     return new SqlAnalysis(
         sql,
         walker.refs,
         walker.selectStar,
         walker.setOperation,
         walker.fromTables,
-        walker.selectListEnd);
+        walker.selectListEnd,
+        orderBy(parsed.select()));
   }
 
-  /** Parses exactly one SELECT statement (an optional trailing semicolon allowed). */
-  private static Select parse(String sql, TextPositions positions) {
+  /**
+   * A parsed query, and the positions of the text the parser read: the SQL text, with the SQLite
+   * operators JSqlParser lacks replaced by same-length ones ({@link SqliteOperators}).
+   */
+  private record Parsed(Select select, TextPositions positions) {}
+
+  /** At most this many operators are replaced before the parse gives up. */
+  private static final int MAX_REPLACEMENTS = 100;
+
+  /**
+   * Parses exactly one SELECT statement (an optional trailing semicolon allowed); identifiers may
+   * be quoted as {@code "x"}, {@code `x`} or {@code [x]}.
+   */
+  private static Parsed parse(String sql) {
     if (sql.isBlank()) {
       throw new SqlAnalysisException("empty SQL text");
     }
-    CCJSqlParser parser = CCJSqlParserUtil.newParser(sql);
-    Statement statement;
-    Token next;
-    try {
-      statement = parser.Statement();
-      next = parser.getNextToken();
-    } catch (ParseException e) {
-      throw new SqlAnalysisException(parseError(e, positions), e);
-    } catch (RuntimeException e) { // lexical errors
-      throw new SqlAnalysisException("cannot parse SQL: " + firstLine(e.getMessage()), e);
-    }
-    if (next.kind != CCJSqlParserConstants.EOF) {
+    String text = sql;
+    for (int attempt = 0; ; attempt++) {
+      TextPositions positions = new TextPositions(text);
+      CCJSqlParser parser = CCJSqlParserUtil.newParser(text).withSquareBracketQuotation(true);
+      Statement statement;
+      Token next;
+      try {
+        statement = parser.Statement();
+        next = parser.getNextToken();
+      } catch (ParseException e) {
+        Token bad = e.currentToken == null ? null : e.currentToken.next;
+        String replaced =
+            bad == null || attempt >= MAX_REPLACEMENTS
+                ? null
+                : SqliteOperators.replaceAt(text, bad.beginLine, bad.beginColumn);
+        if (replaced != null) {
+          text = replaced;
+          continue;
+        }
+        throw new SqlAnalysisException(parseError(e, positions), e);
+      } catch (RuntimeException e) { // lexical errors
+        throw new SqlAnalysisException("cannot parse SQL: " + firstLine(e.getMessage()), e);
+      }
+      if (next.kind != CCJSqlParserConstants.EOF) {
+        throw new SqlAnalysisException(
+            String.format(
+                "more than one statement: text goes on at line %d, column %d (offset %d)",
+                next.beginLine,
+                next.beginColumn,
+                positions.offsetOrEnd(next.beginLine, next.beginColumn)));
+      }
+      if (statement instanceof Select select) {
+        return new Parsed(select, positions);
+      }
       throw new SqlAnalysisException(
-          String.format(
-              "more than one statement: text goes on at line %d, column %d (offset %d)",
-              next.beginLine,
-              next.beginColumn,
-              positions.offsetOrEnd(next.beginLine, next.beginColumn)));
+          "not a query: "
+              + (statement == null ? "no statement" : statement.getClass().getSimpleName()));
     }
-    if (statement instanceof Select select) {
-      return select;
+  }
+
+  /** Whether the top-level query, or its set operation, ends in ORDER BY. */
+  private static boolean orderBy(Select select) {
+    if (select.getOrderByElements() != null && !select.getOrderByElements().isEmpty()) {
+      return true;
     }
-    throw new SqlAnalysisException(
-        "not a query: "
-            + (statement == null ? "no statement" : statement.getClass().getSimpleName()));
+    return select instanceof ParenthesedSelect parenthesed && orderBy(parenthesed.getSelect());
   }
 
   private static String parseError(ParseException e, TextPositions positions) {

@@ -28,6 +28,11 @@ final class TextPositions {
     lineStarts = starts.stream().mapToInt(Integer::intValue).toArray();
   }
 
+  /** The text the positions are of. */
+  String text() {
+    return sql;
+  }
+
   /** Offset of a 1-based (line, column) position. */
   int offset(int line, int column) {
     if (line < 1 || line > lineStarts.length || column < 1) {

@@ -10,8 +10,10 @@ import rolepolicy.model.Role;
  * @param role the role the reference plays
  * @param aggId the effective aggregate: 0 none, 1 max, 2 min, 3 count, 4 sum, 5 avg
  * @param selectItem index of the top-level SELECT item that holds it, or -1
- * @param columnSpan the column reference as written, qualifier included
- * @param nameSpan the column name alone (the last part of {@code columnSpan})
+ * @param columnSpan the column reference as written, qualifier included; for a column of {@code
+ *     JOIN ... USING (c)}, the {@code c} in USING; for a column of a NATURAL JOIN, the joined table
+ * @param nameSpan the column name alone (the last part of {@code columnSpan}); as {@code
+ *     columnSpan} for USING and NATURAL JOIN columns
  * @param itemSpan the SELECT item expression holding it, without any alias (any depth), or null
  * @param aggregateSpan the outermost aggregate call around it, such as {@code avg(T1.price)}, or
  *     null
