@@ -44,7 +44,7 @@ public final class ReportCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter stdout = spec.commandLine().getOut();
-    Path target = out != null ? out : data.resolve("qa");
+    Path target = this.out != null ? this.out : data.resolve("qa");
     QaFigures figures = QaReport.compute(data, spider);
     QaReport.write(figures, target);
     for (SplitFigures s : figures.splits()) {
@@ -64,7 +64,13 @@ public final class ReportCommand implements Callable<Integer> {
               s.q4().oneEdit().total(),
               s.q5().occurrences()));
     }
-    stdout.printf("%d figures out of their expected range, each explained in the report%n", figures.outOfRange().size());
+    int out = figures.outOfRange().size();
+    stdout.printf(
+        "%d %s out of %s expected range%s%n",
+        out,
+        out == 1 ? "figure is" : "figures are",
+        out == 1 ? "its" : "their",
+        out == 0 ? "" : ", explained in the report");
     stdout.printf("wrote %s and %s%n", target.resolve(QaReport.HTML_FILE), target.resolve(QaReport.JSON_FILE));
     return 0;
   }

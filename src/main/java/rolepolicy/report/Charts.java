@@ -55,7 +55,7 @@ public final class Charts {
 
   /** Q1 or Q2 for every split, bars green in range and red out of it, the range as dashed lines. */
   static Image shareBySplit(String title, List<SplitFigures> splits, boolean q1) {
-    CategoryChart chart = category(title, 460, 300, "split", "% of questions");
+    CategoryChart chart = category(title, 260 + 100 * splits.size(), 300, "split", "% of questions");
     List<String> names = splits.stream().map(SplitFigures::split).toList();
     List<Double> in = new ArrayList<>();
     List<Double> out = new ArrayList<>();

@@ -236,7 +236,9 @@ public final class HtmlReport {
         .append(Counts.pct(s.q3().sdPercent())).append("</b>, from ").append(Counts.pct(s.q3().minPercent())).append(" to ")
         .append(Counts.pct(s.q3().maxPercent())).append(" over ").append(s.q3().databases())
         .append(" databases (each database counts once; population standard deviation). Red bars: outliers, more than 2 sd from the mean.</p>\n<div class=\"charts\">\n");
-    image(Charts.refuseByDatabase(s.split(), s.databases(), s.q3()));
+    if (!s.databases().isEmpty()) {
+      image(Charts.refuseByDatabase(s.split(), s.databases(), s.q3()));
+    }
     html.append("</div>\n");
     if (s.q3().outliers().isEmpty()) {
       html.append("<p>No database is more than 2 standard deviations from the mean.</p>\n");
@@ -245,7 +247,7 @@ public final class HtmlReport {
       databaseTable(s.q3().outliers());
     }
 
-    negatives(s.q4());
+    negatives(s.split(), s.q4());
 
     html.append("<h3>Q5: violations by role × policy, and by rule</h3>\n<div class=\"row\">\n");
     image(Charts.rolePolicyHeatMap(s.split(), s.q5().byRolePolicy()));
@@ -270,9 +272,9 @@ public final class HtmlReport {
         .append(esc(c.expected())).append(' ').append(badge(c.inRange())).append("</div></div>\n");
   }
 
-  private void negatives(NegativeFigures q4) {
+  private void negatives(String split, NegativeFigures q4) {
     html.append("<h3>Q4: negative examples</h3>\n<div class=\"row\">\n");
-    image(Charts.negatives(q4.oneEdit().id().substring(0, q4.oneEdit().id().indexOf('.')), q4));
+    image(Charts.negatives(split, q4));
     html.append("<div>\n<table>\n<tr><th>rule</th><th>questions</th></tr>\n");
     int max = q4.questions();
     q4.byRule().forEach((rule, n) -> html.append("<tr><td>").append(esc(rule)).append("</td>").append(shaded(n, max, Counts.number(n))).append("</tr>\n"));

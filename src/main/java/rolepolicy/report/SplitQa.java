@@ -334,6 +334,10 @@ public final class SplitQa {
         byRule.add(v.rule());
       }
     }
+    // a policy seen in one row only (not one of the restricted three) gets a zero in the others
+    Set<String> policies = new java.util.LinkedHashSet<>();
+    grid.values().forEach(row -> policies.addAll(row.keySet()));
+    grid.values().forEach(row -> policies.forEach(p -> row.putIfAbsent(p, 0)));
     return new ViolationFigures(occurrences, questions, grid, byRule.byCount());
   }
 
