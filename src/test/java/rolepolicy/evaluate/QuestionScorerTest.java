@@ -1,0 +1,66 @@
+package rolepolicy.evaluate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import rolepolicy.TestData;
+import rolepolicy.engine.ColumnPolicy;
+import rolepolicy.engine.QuestionEngine;
+import rolepolicy.evaluate.QuestionResult.Outcome;
+
+/** One prediction at a time, on the real concert_singer database. */
+class QuestionScorerTest {
+  private static SqliteRunner runner;
+  private static QuestionScorer scorer;
+  private static final Map<String, String> POLICIES = new LinkedHashMap<>();
+
+  @BeforeAll
+  static void open() {
+    for (ColumnPolicy c : TestData.autoPolicies().get("concert_singer").columns()) {
+      POLICIES.put(c.column().key(), c.finalPolicy().name());
+    }
+    runner = new SqliteRunner(TestData.spiderDir().resolve("database"), 30);
+    scorer = new QuestionScorer(new QuestionEngine(TestData.rules()), TestData.schemas(), runner);
+  }
+
+  @AfterAll
+  static void close() {
+    runner.close();
+  }
+
+  private static QuestionResult score(String goldSql, String prediction) {
+    GoldRecord gold = new GoldRecord("t_0001", "concert_singer", false, goldSql, goldSql, POLICIES);
+    return scorer.score(gold, prediction);
+  }
+
+  @Test
+  void selectStarAtAnyDepthIsNeverCompliant() {
+    QuestionResult r = score("SELECT name FROM singer", "WITH x AS (SELECT * FROM singer) SELECT x.Name FROM x");
+    assertEquals(Outcome.NON_COMPLIANT, r.outcome());
+    assertEquals("OK", r.analysis());
+    assertEquals(QuestionScorer.SELECT_STAR, r.why());
+  }
+
+  @Test
+  void aGoldOrderByMakesRowOrderCount() {
+    QuestionResult reversed = score("SELECT name FROM singer ORDER BY Song_release_year", "SELECT name FROM singer ORDER BY Song_release_year DESC");
+    assertEquals(Outcome.WRONG_RESULT, reversed.outcome());
+    assertTrue(reversed.executionDetail().startsWith("ordered"), reversed.executionDetail());
+    QuestionResult unordered = score("SELECT name FROM singer", "SELECT name FROM singer ORDER BY Song_release_year DESC");
+    assertEquals(Outcome.CORRECT_ANSWER, unordered.outcome());
+    assertTrue(unordered.executionDetail().startsWith("unordered"), unordered.executionDetail());
+  }
+
+  @Test
+  void aViolationInModelSqlIsFoundThroughACommonTableExpression() {
+    QuestionResult r = score("SELECT name FROM singer", "WITH s AS (SELECT name, age FROM singer) SELECT name FROM s");
+    assertEquals(Outcome.NON_COMPLIANT, r.outcome());
+    assertEquals("singer.age", r.violations().get(0).column());
+    assertEquals("Hidden columns may not be used", r.violations().get(0).rule());
+  }
+}
