@@ -22,10 +22,16 @@ class RunCommandTest {
 
   @TempDir Path dir;
 
-  private String run(String... args) {
+  /** Runs the command with no overrides, whatever the project's data/overrides.json holds. */
+  private String run(String... args) throws IOException {
+    Path none = dir.resolve("no-overrides.json");
+    Files.writeString(none, "[]");
+    String[] all = java.util.Arrays.copyOf(args, args.length + 2);
+    all[args.length] = "--overrides";
+    all[args.length + 1] = none.toString();
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    int code = Main.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
+    int code = Main.run(all, new PrintWriter(out, true), new PrintWriter(err, true));
     assertEquals(0, code, err.toString());
     return out.toString();
   }
