@@ -35,7 +35,8 @@ public final class QuestionScorer {
   private final Map<String, Schema> schemas;
   private final SqliteRunner runner;
   private final Map<String, SqlAnalyzer> analyzers = new HashMap<>();
-  private final Map<String, Execution> goldResults = new HashMap<>();
+  /** Gold results by database and gold SQL text (not by record id: ids need not be unique). */
+  private final Map<List<String>, Execution> goldResults = new HashMap<>();
 
   /** {@code runner} may be null: execution is then not computed. */
   public QuestionScorer(QuestionEngine engine, Map<String, Schema> schemas, SqliteRunner runner) {
@@ -94,7 +95,8 @@ public final class QuestionScorer {
           gold.id(), gold.dbId(), goldType, kind, "OK", List.of(), true, "NOT_RUN", "no --db given",
           Outcome.UNDECIDED, "compliant; execution not computed without --db");
     }
-    Execution goldRun = goldResults.computeIfAbsent(gold.id(), id -> runner.run(gold.dbId(), gold.goldSql()));
+    Execution goldRun = goldResults.computeIfAbsent(
+        List.of(gold.dbId(), gold.goldSql()), key -> runner.run(gold.dbId(), gold.goldSql()));
     if (goldRun.status() == Execution.Status.NO_DATABASE) {
       return undecided(gold, goldType, kind, "NO_DATABASE", goldRun.message());
     }

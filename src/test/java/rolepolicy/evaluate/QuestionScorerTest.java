@@ -57,6 +57,14 @@ class QuestionScorerTest {
   }
 
   @Test
+  void eachGoldSqlIsRunForItselfEvenUnderARepeatedId() {
+    // ids need not be unique across datasets, and a cached gold result must never stand in for another query
+    assertEquals(Outcome.CORRECT_ANSWER, score("SELECT count(*) FROM singer", "SELECT count(*) FROM singer").outcome());
+    QuestionResult r = score("SELECT name FROM singer", "SELECT name FROM singer");
+    assertEquals(Outcome.CORRECT_ANSWER, r.outcome(), r.executionDetail());
+  }
+
+  @Test
   void aViolationInModelSqlIsFoundThroughACommonTableExpression() {
     QuestionResult r = score("SELECT name FROM singer", "WITH s AS (SELECT name, age FROM singer) SELECT name FROM s");
     assertEquals(Outcome.NON_COMPLIANT, r.outcome());
