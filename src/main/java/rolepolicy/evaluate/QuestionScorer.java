@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Pattern;
 import rolepolicy.engine.QuestionEngine;
 import rolepolicy.evaluate.QuestionResult.Found;
 import rolepolicy.evaluate.QuestionResult.Outcome;
@@ -72,6 +73,8 @@ public final class QuestionScorer {
       found = found(engine.violations(refs, policed(gold, schema, refs), null, "prediction"));
     } catch (SqlAnalysisException e) {
       analysis = e.getMessage();
+    } catch (StackOverflowError e) {
+      analysis = "SQL text nested too deeply to analyse";
     }
     boolean compliant = analysis.equals("OK") && found.isEmpty() && !selectStar;
     if (gold.refuse()) {
@@ -109,7 +112,7 @@ public final class QuestionScorer {
           gold.id(), gold.dbId(), goldType, kind, "OK", List.of(), true, run.status().name(), run.message(),
           Outcome.WRONG_RESULT, "compliant, but execution " + run.status().name().toLowerCase(Locale.ROOT));
     }
-    boolean ordered = analyzer(schemas.get(gold.dbId())).analyse(gold.goldSql()).orderBy();
+    boolean ordered = ordered(gold);
     boolean match = ResultMatch.matches(goldRun.rows(), run.rows(), ordered);
     return new QuestionResult(
         gold.id(), gold.dbId(), goldType, kind, "OK", List.of(), true, match ? "MATCH" : "MISMATCH",
@@ -118,6 +121,17 @@ public final class QuestionScorer {
         match ? Outcome.CORRECT_ANSWER : Outcome.WRONG_RESULT,
         match ? "compliant and executes to the gold result" : "compliant, but the result differs from the gold");
   }
+
+  /** Whether the gold result is ordered: the analyser's flag, else ORDER BY anywhere in the text. */
+  private boolean ordered(GoldRecord gold) {
+    try {
+      return analyzer(schemas.get(gold.dbId())).analyse(gold.goldSql()).orderBy();
+    } catch (SqlAnalysisException | StackOverflowError e) {
+      return ORDER_BY.matcher(gold.goldSql()).find();
+    }
+  }
+
+  private static final Pattern ORDER_BY = Pattern.compile("(?i)\\border\\s+by\\b");
 
   private static QuestionResult undecided(
       GoldRecord gold, String goldType, String kind, String execution, String detail) {

@@ -65,6 +65,23 @@ class QuestionScorerTest {
   }
 
   @Test
+  void textNestedTooDeeplyToAnalyseIsAnUnanalysableAnswerNotACrash() {
+    QuestionResult r = score("SELECT name FROM singer", "SELECT " + "(".repeat(10_000) + "1" + ")".repeat(10_000));
+    assertEquals(Outcome.NON_COMPLIANT, r.outcome());
+    assertTrue(r.analysis().contains("nested too deeply"), r.analysis());
+  }
+
+  @Test
+  void aGoldSqlTheAnalyserCannotReadIsStillComparedInItsOrder() {
+    // json_each is beyond the text analyser; SQLite runs it. Row order then comes from the text.
+    String gold = "SELECT value FROM json_each('[1, 2]') ORDER BY value DESC";
+    assertEquals(Outcome.CORRECT_ANSWER, score(gold, "SELECT 2 UNION ALL SELECT 1").outcome());
+    QuestionResult reversed = score(gold, "SELECT 1 UNION ALL SELECT 2");
+    assertEquals(Outcome.WRONG_RESULT, reversed.outcome());
+    assertTrue(reversed.executionDetail().startsWith("ordered"), reversed.executionDetail());
+  }
+
+  @Test
   void aViolationInModelSqlIsFoundThroughACommonTableExpression() {
     QuestionResult r = score("SELECT name FROM singer", "WITH s AS (SELECT name, age FROM singer) SELECT name FROM s");
     assertEquals(Outcome.NON_COMPLIANT, r.outcome());
