@@ -103,8 +103,8 @@ public record Metrics(
     }
     Double precision = ratio(both, predicted);
     Double recall = ratio(both, gold);
-    Double f1 = precision == null || recall == null || precision + recall == 0
-        ? null : 2 * precision * recall / (precision + recall);
+    // 2TP / (2TP + FP + FN): 0 when no refusal is right, even when precision has no denominator
+    Double f1 = ratio(2.0 * both, gold + predicted);
     return new Refuse(gold, predicted, both, precision, recall, f1, ratio(agree, results.size()));
   }
 

@@ -1,0 +1,87 @@
+package rolepolicy.evaluate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import rolepolicy.evaluate.QuestionResult.Found;
+import rolepolicy.evaluate.QuestionResult.Outcome;
+import rolepolicy.model.Policy;
+import rolepolicy.model.Role;
+
+/** The arithmetic of SPEC §9 on hand-made results, one outcome of each kind. */
+class MetricsTest {
+  private static QuestionResult refused(boolean goldRefuse) {
+    return new QuestionResult("q", "db", goldRefuse ? "REFUSE" : "SQL", "REFUSE", null, null, null, null, null,
+        goldRefuse ? Outcome.CORRECT_REFUSE : Outcome.REFUSED_ANSWERABLE, "");
+  }
+
+  private static QuestionResult answered(boolean goldRefuse, Outcome outcome, String execution, Found... violations) {
+    boolean analysable = outcome != Outcome.NON_COMPLIANT || violations.length > 0;
+    return new QuestionResult("q", "db", goldRefuse ? "REFUSE" : "SQL", "SQL", analysable ? "OK" : "cannot parse",
+        List.of(violations), analysable && violations.length == 0, execution, null, outcome, "");
+  }
+
+  private static final Found HIDDEN_SELECT = new Found("t.email", "SelectExpr", "Hidden", 0, "r");
+  private static final Found HIDDEN_WHERE = new Found("t.email", "WherePred", "Hidden", 0, "r");
+
+  @Test
+  void everyFigureOfOneSmallRun() {
+    List<QuestionResult> results = List.of(
+        refused(true),                                                          // +1
+        refused(false),                                                         // 0
+        answered(true, Outcome.ANSWERED_REFUSABLE, null, HIDDEN_SELECT),        // -c
+        answered(false, Outcome.CORRECT_ANSWER, "MATCH"),                       // +1
+        answered(false, Outcome.WRONG_RESULT, "TIMEOUT"),                       // -c
+        answered(false, Outcome.NON_COMPLIANT, null, HIDDEN_SELECT, HIDDEN_WHERE), // -c
+        answered(false, Outcome.NON_COMPLIANT, null),                           // -c, unanalysable
+        answered(false, Outcome.UNDECIDED, "NO_DATABASE"));                     // not counted
+    Metrics m = Metrics.of(results, true);
+    assertEquals(8, m.questions());
+    // REFUSE positive: gold refuse {0, 2}, predicted refuse {0, 1}
+    assertEquals(0.5, m.refuse().precision());
+    assertEquals(0.5, m.refuse().recall());
+    assertEquals(0.5, m.refuse().f1());
+    assertEquals(6.0 / 8, m.refuse().accuracy());
+    assertEquals(6, m.compliance().answered());
+    assertEquals(1, m.compliance().unanalysable());
+    assertEquals(3, m.compliance().compliant());
+    assertEquals(0.5, m.compliance().compliantRate());
+    assertEquals(2.0 / 6, m.compliance().violatingByRole().get(Role.SelectExpr));
+    assertEquals(1.0 / 6, m.compliance().violatingByRole().get(Role.WherePred));
+    assertEquals(2.0 / 6, m.compliance().violatingByPolicy().get(Policy.Hidden));
+    assertEquals(3, m.compliance().violationsByPolicy().get(Policy.Hidden));
+    assertEquals(2, m.execution().compared());
+    assertEquals(0.5, m.execution().matchRate());
+    assertEquals(1, m.execution().noDatabase());
+    assertEquals(7, m.reliability().decided());
+    assertEquals(2.0 / 7, m.reliability().rs0());
+    assertEquals((2 - 4 * 10.0) / 7, m.reliability().rs10());
+    assertEquals((2 - 4 * 8.0) / 7, m.reliability().rsN());
+  }
+
+  @Test
+  void f1IsZeroWhenNoRefusalIsRight() {
+    // refuses only answerable questions, and answers the one that should be refused
+    Metrics wrong = Metrics.of(List.of(refused(false), answered(true, Outcome.ANSWERED_REFUSABLE, null)), true);
+    assertEquals(0.0, wrong.refuse().precision());
+    assertEquals(0.0, wrong.refuse().recall());
+    assertEquals(0.0, wrong.refuse().f1());
+    // never refuses: precision has no denominator, yet F1 = 2TP / (2TP + FP + FN) = 0
+    Metrics never = Metrics.of(List.of(answered(true, Outcome.ANSWERED_REFUSABLE, null)), true);
+    assertNull(never.refuse().precision());
+    assertEquals(0.0, never.refuse().f1());
+    // nothing to refuse and no refusal: F1 has no denominator
+    Metrics none = Metrics.of(List.of(answered(false, Outcome.CORRECT_ANSWER, "MATCH")), true);
+    assertNull(none.refuse().f1());
+    assertEquals(1.0, none.refuse().accuracy());
+  }
+
+  @Test
+  void withoutExecutionNoReliabilityScore() {
+    Metrics m = Metrics.of(List.of(refused(true)), false);
+    assertNull(m.reliability().rs0());
+    assertNull(m.execution().matchRate());
+  }
+}
