@@ -31,6 +31,10 @@ public final class PredictionReader {
     } catch (IOException e) {
       throw new InputException(file + ": cannot read predictions (" + InputException.reason(e) + ")", e);
     }
+    if (!lines.isEmpty() && lines.get(0).startsWith("\uFEFF")) { // a byte order mark, as some editors write
+      lines = new ArrayList<>(lines);
+      lines.set(0, lines.get(0).substring(1));
+    }
     if (!lines.isEmpty() && lines.get(lines.size() - 1).isEmpty() && lines.size() == dataset.size() + 1) {
       lines = lines.subList(0, lines.size() - 1); // a final empty line is the file's last newline
     }

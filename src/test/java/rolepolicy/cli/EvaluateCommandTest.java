@@ -104,6 +104,18 @@ class EvaluateCommandTest {
   }
 
   @Test
+  void aByteOrderMarkIsNotPartOfTheFirstPrediction() throws IOException {
+    Result lines = evaluate("\uFEFFREFUSE\nREFUSE\nREFUSE\n");
+    assertEquals(0, lines.code(), lines.err());
+    assertEquals("REFUSE", perQuestion().get(0).get("prediction").asText());
+    // JSON Lines in a .txt file are recognised by their first character
+    Result json = evaluate("\uFEFF{\"id\": \"dev_0003\", \"prediction\": \"REFUSE\"}\n"
+        + "{\"id\": \"dev_0001\", \"prediction\": \"REFUSE\"}\n{\"id\": \"dev_0002\", \"prediction\": \"REFUSE\"}\n");
+    assertEquals(0, json.code(), json.err());
+    assertEquals("CORRECT_REFUSE", perQuestion().get(2).get("outcome").asText());
+  }
+
+  @Test
   void jsonLinesAreMatchedByIdAndBadIdsAreErrors() throws IOException {
     Result ok = evaluate("{\"id\": \"dev_0003\", \"prediction\": \"REFUSE\"}\n"
         + "{\"id\": \"dev_0001\", \"prediction\": \"REFUSE\"}\n{\"id\": \"dev_0002\", \"prediction\": \"REFUSE\"}\n");
