@@ -7,7 +7,8 @@ import java.util.List;
  *
  * @param status what happened
  * @param rows the result rows (OK only)
- * @param message the database's error message, or what could not be run
+ * @param message the database's error message, or what could not be run; for OK, null, or why
+ *     the rows were cut short ({@link SqliteRunner#runAtMost})
  */
 public record Execution(Status status, List<List<Object>> rows, String message) {
   public enum Status {

@@ -106,18 +106,20 @@ public final class QuestionScorer {
     if (goldRun.status() != Execution.Status.OK) {
       return undecided(gold, goldType, kind, "GOLD_ERROR", "gold SQL: " + goldRun.message());
     }
-    Execution run = runner.run(gold.dbId(), text);
+    Execution run = runner.runAtMost(gold.dbId(), text, goldRun.rows().size());
     if (run.status() != Execution.Status.OK) {
       return new QuestionResult(
           gold.id(), gold.dbId(), goldType, kind, "OK", List.of(), true, run.status().name(), run.message(),
           Outcome.WRONG_RESULT, "compliant, but execution " + run.status().name().toLowerCase(Locale.ROOT));
     }
     boolean ordered = ordered(gold);
-    boolean match = ResultMatch.matches(goldRun.rows(), run.rows(), ordered);
+    boolean match = run.message() == null && ResultMatch.matches(goldRun.rows(), run.rows(), ordered);
     return new QuestionResult(
         gold.id(), gold.dbId(), goldType, kind, "OK", List.of(), true, match ? "MATCH" : "MISMATCH",
-        (ordered ? "ordered" : "unordered") + " comparison of " + goldRun.rows().size() + " gold and "
-            + run.rows().size() + " predicted rows",
+        run.message() != null
+            ? goldRun.rows().size() + " gold rows, and " + run.message()
+            : (ordered ? "ordered" : "unordered") + " comparison of " + goldRun.rows().size() + " gold and "
+                + run.rows().size() + " predicted rows",
         match ? Outcome.CORRECT_ANSWER : Outcome.WRONG_RESULT,
         match ? "compliant and executes to the gold result" : "compliant, but the result differs from the gold");
   }

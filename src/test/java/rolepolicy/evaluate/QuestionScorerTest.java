@@ -82,6 +82,21 @@ class QuestionScorerTest {
   }
 
   @Test
+  void aPredictedResultLargerThanTheGoldIsAMismatchWithoutReadingItAll() {
+    // 6 singers: a seven-fold cross join has 279,936 rows
+    QuestionResult r = score("SELECT name FROM singer",
+        "SELECT a.name FROM singer a, singer b, singer c, singer d, singer e, singer f, singer g");
+    assertEquals(Outcome.WRONG_RESULT, r.outcome());
+    assertEquals("MISMATCH", r.execution());
+    assertEquals("6 gold rows, and more than 6 rows; stopped reading", r.executionDetail());
+    // the first 6 rows of a longer result are the gold's own: still a mismatch
+    assertEquals(Outcome.WRONG_RESULT,
+        score("SELECT name FROM singer", "SELECT name FROM singer UNION ALL SELECT 'x'").outcome());
+    assertEquals(Outcome.WRONG_RESULT,
+        score("SELECT name FROM singer WHERE 0", "SELECT name FROM singer").outcome());
+  }
+
+  @Test
   void aViolationInModelSqlIsFoundThroughACommonTableExpression() {
     QuestionResult r = score("SELECT name FROM singer", "WITH s AS (SELECT name, age FROM singer) SELECT name FROM s");
     assertEquals(Outcome.NON_COMPLIANT, r.outcome());
