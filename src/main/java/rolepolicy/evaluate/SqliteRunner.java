@@ -30,6 +30,8 @@ public final class SqliteRunner implements AutoCloseable {
   private final Path databases;
   private final long timeoutMillis;
   private final Map<String, Connection> connections = new HashMap<>();
+  /** Why a database could not be opened, by db_id: asked once, not on every query. */
+  private final Map<String, String> unusable = new HashMap<>();
   private final ScheduledExecutorService watchdog =
       Executors.newSingleThreadScheduledExecutor(
           r -> {
@@ -117,15 +119,29 @@ public final class SqliteRunner implements AutoCloseable {
     if (connections.containsKey(dbId)) {
       return connections.get(dbId);
     }
+    if (unusable.containsKey(dbId)) {
+      throw new SQLException(unusable.get(dbId));
+    }
     Path file = databaseFile(dbId);
     Connection connection = null;
     if (Files.isRegularFile(file)) {
       SQLiteConfig config = new SQLiteConfig();
       config.setReadOnly(true);
       config.setOpenMode(SQLiteOpenMode.READONLY);
-      connection = DriverManager.getConnection("jdbc:sqlite:file:" + file + "?mode=ro", config.toProperties());
-      try (Statement pragma = connection.createStatement()) {
-        pragma.execute("PRAGMA query_only = 1");
+      // a URI, so the path is percent-encoded: a space, '%', '#' or '?' in it stays part of the name
+      String uri = "jdbc:sqlite:file:" + file.toAbsolutePath().toUri().getRawPath() + "?mode=ro";
+      try {
+        connection = DriverManager.getConnection(uri, config.toProperties());
+        try (Statement check = connection.createStatement()) {
+          check.execute("PRAGMA query_only = 1");
+          check.executeQuery("SELECT count(*) FROM sqlite_master").close(); // reads the header
+        }
+      } catch (SQLException e) {
+        if (connection != null) {
+          connection.close();
+        }
+        unusable.put(dbId, e.getMessage());
+        throw e;
       }
     }
     connections.put(dbId, connection);

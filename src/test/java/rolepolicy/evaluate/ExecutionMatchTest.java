@@ -112,6 +112,31 @@ class ExecutionMatchTest {
   }
 
   @Test
+  void aFileThatIsNotSqliteIsNoDatabase() throws Exception {
+    Path dir = Files.createDirectories(databases.resolve("text"));
+    Files.writeString(dir.resolve("text.sqlite"), "not a database, only some text ".repeat(10));
+    try (SqliteRunner runner = new SqliteRunner(databases, 30)) {
+      for (int i = 0; i < 2; i++) {
+        Execution e = runner.run("text", "SELECT 1");
+        assertEquals(Status.NO_DATABASE, e.status(), e.message());
+        assertTrue(e.message().contains("text.sqlite") && e.message().contains("not a database"), e.message());
+      }
+    }
+  }
+
+  @Test
+  void aDatabaseFolderWithUriCharactersInItsPathOpens(@TempDir Path base) throws Exception {
+    Path odd = base.resolve("my dbs %20 #1 ?x");
+    Files.createDirectories(odd.resolve("shop"));
+    Files.copy(file, odd.resolve("shop/shop.sqlite"));
+    try (SqliteRunner runner = new SqliteRunner(odd, 30)) {
+      Execution e = runner.run("shop", "SELECT count(*) FROM item");
+      assertEquals(Status.OK, e.status(), e.message());
+      assertEquals(List.of(List.<Object>of(4)), e.rows());
+    }
+  }
+
+  @Test
   void aMissingDatabaseFileIsReportedNotThrown() {
     try (SqliteRunner runner = new SqliteRunner(databases, 30)) {
       Execution e = runner.run("nowhere", "SELECT 1");
