@@ -20,12 +20,22 @@ public final class ResultMatch {
     List<List<String>> a = normalise(gold);
     List<List<String>> b = normalise(predicted);
     if (!ordered) {
-      Comparator<List<String>> byText = Comparator.comparing(Object::toString);
-      a.sort(byText);
-      b.sort(byText);
+      a.sort(BY_VALUES);
+      b.sort(BY_VALUES);
     }
     return a.equals(b);
   }
+
+  /** Rows value by value (a joined text would tie rows that differ: {@code ["a, b", "c"]}, {@code ["a", "b, c"]}). */
+  private static final Comparator<List<String>> BY_VALUES = (x, y) -> {
+    for (int i = 0; i < Math.min(x.size(), y.size()); i++) {
+      int c = x.get(i).compareTo(y.get(i));
+      if (c != 0) {
+        return c;
+      }
+    }
+    return Integer.compare(x.size(), y.size());
+  };
 
   private static List<List<String>> normalise(List<List<Object>> rows) {
     List<List<String>> result = new ArrayList<>(rows.size());
