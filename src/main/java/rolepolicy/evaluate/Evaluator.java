@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,8 +43,15 @@ public final class Evaluator {
       throw new InputException(file + ": expected a JSON array of dataset records");
     }
     List<GoldRecord> records = new ArrayList<>();
+    Map<String, Integer> seen = new HashMap<>();
     for (int i = 0; i < root.size(); i++) {
-      records.add(GoldRecord.of(root.get(i), file + ": record #" + (i + 1)));
+      GoldRecord record = GoldRecord.of(root.get(i), file + ": record #" + (i + 1));
+      Integer first = seen.putIfAbsent(record.id(), i + 1);
+      if (first != null) {
+        throw new InputException(file + ": record #" + (i + 1) + " repeats the id '" + record.id()
+            + "' of record #" + first + "; predictions are matched to records by id");
+      }
+      records.add(record);
     }
     return records;
   }

@@ -26,7 +26,7 @@ public final class ResultMatch {
     return a.equals(b);
   }
 
-  /** Rows value by value (a joined text would tie rows that differ: {@code ["a, b", "c"]}, {@code ["a", "b, c"]}). */
+  /** Rows value by value: a row's joined text can tie rows that differ, breaking the sort. */
   private static final Comparator<List<String>> BY_VALUES = (x, y) -> {
     for (int i = 0; i < Math.min(x.size(), y.size()); i++) {
       int c = x.get(i).compareTo(y.get(i));

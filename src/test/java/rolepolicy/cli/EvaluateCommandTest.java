@@ -104,6 +104,15 @@ class EvaluateCommandTest {
   }
 
   @Test
+  void aDatasetWithARepeatedIdIsBadInput() throws IOException {
+    JsonNode dev = SpiderRun.records("dev", "dev.json");
+    JSON.writeValue(dataset.toFile(), JSON.createArrayNode().add(dev.get(0)).add(dev.get(1)).add(dev.get(0)));
+    Result r = evaluate("REFUSE\nREFUSE\nREFUSE\n");
+    assertEquals(Main.BAD_INPUT, r.code(), r.out());
+    assertTrue(r.err().contains("record #3 repeats the id 'dev_0001' of record #1"), r.err());
+  }
+
+  @Test
   void aByteOrderMarkIsNotPartOfTheFirstPrediction() throws IOException {
     Result lines = evaluate("\uFEFFREFUSE\nREFUSE\nREFUSE\n");
     assertEquals(0, lines.code(), lines.err());
