@@ -138,7 +138,7 @@ public final class EvaluateCommand implements Callable<Integer> {
       row(rows, metrics, "  violating in " + role, m -> pct(m.compliance().violatingByRole().get(role)));
     }
     for (Policy policy : Policy.values()) {
-      row(rows, metrics, "  violating a " + policy + " column", m -> pct(m.compliance().violatingByPolicy().get(policy)));
+      row(rows, metrics, "  violating " + policy + " columns", m -> pct(m.compliance().violatingByPolicy().get(policy)));
     }
     row(rows, metrics, "execution match", m -> pct(m.execution().matchRate()));
     row(rows, metrics, "  compared / errors / timeouts", m -> m.execution().compared() + " / "
