@@ -16,6 +16,7 @@ import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
 import org.kie.api.KieBase;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -29,7 +30,6 @@ import rolepolicy.generate.QuestionGenerator;
 import rolepolicy.generate.SplitSummary;
 import rolepolicy.model.PolicyOverride;
 import rolepolicy.spider.InputException;
-import rolepolicy.spider.OverridesReader;
 import rolepolicy.spider.Schema;
 import rolepolicy.spider.SchemaReader;
 
@@ -39,8 +39,6 @@ import rolepolicy.spider.SchemaReader;
     mixinStandardHelpOptions = true,
     description = "Generate data/<split>.json and data/policies/<db_id>.json from Spider.")
 public final class GenerateCommand implements Callable<Integer> {
-  private static final Path DEFAULT_OVERRIDES = Path.of("data", "overrides.json");
-
   @Spec CommandSpec spec;
 
   @Option(
@@ -65,18 +63,7 @@ public final class GenerateCommand implements Callable<Integer> {
       defaultValue = "data")
   Path out;
 
-  @Option(
-      names = "--rules",
-      paramLabel = "DIR",
-      description = "Folder of .drl rule files, compiled at start-up (default: ${DEFAULT-VALUE}).",
-      defaultValue = "rules")
-  Path rules;
-
-  @Option(
-      names = "--overrides",
-      paramLabel = "FILE",
-      description = "Policy overrides (default: data/overrides.json when it exists).")
-  Path overrides;
+  @Mixin PolicyOptions policy;
 
   @Option(
       names = "--audit",
@@ -98,14 +85,14 @@ public final class GenerateCommand implements Callable<Integer> {
     PrintWriter stdout = spec.commandLine().getOut();
     List<Split> wanted = resolveSplits();
     Map<String, Schema> schemas = readSchemas(wanted);
-    List<PolicyOverride> overrideList = readOverrides();
+    List<PolicyOverride> overrideList = policy.readOverrides();
 
     long start = System.nanoTime();
-    KieBase ruleBase = RuleBase.load(rules);
+    KieBase ruleBase = RuleBase.load(policy.rules);
     double ruleSeconds = (System.nanoTime() - start) / 1e9;
     Map<String, DatabasePolicies> policies =
         new PolicyAssigner(ruleBase)
-            .assign(schemas, overrideList, overrides == null ? "overrides" : overrides.toString());
+            .assign(schemas, overrideList, policy.overridesSource());
     DatasetGenerator generator =
         new DatasetGenerator(
             new QuestionGenerator(new QuestionEngine(ruleBase), schemas, policies));
@@ -128,7 +115,7 @@ public final class GenerateCommand implements Callable<Integer> {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    stdout.printf("rules: %d files compiled in %.2f s%n", RuleBase.ruleFiles(rules).size(), ruleSeconds);
+    stdout.printf("rules: %d files compiled in %.2f s%n", RuleBase.ruleFiles(policy.rules).size(), ruleSeconds);
     summaries.forEach(s -> stdout.println(s.line()));
     stdout.printf("wrote %s%n", out.resolve("{" + String.join(",", splits) + "}.json and policies/"));
     return 0;
@@ -171,19 +158,6 @@ public final class GenerateCommand implements Callable<Integer> {
       }
     }
     return schemas;
-  }
-
-  private List<PolicyOverride> readOverrides() {
-    if (overrides == null) {
-      if (!Files.exists(DEFAULT_OVERRIDES)) {
-        return List.of();
-      }
-      overrides = DEFAULT_OVERRIDES;
-    }
-    if (!Files.isRegularFile(overrides)) {
-      throw new InputException(overrides + ": file not found");
-    }
-    return OverridesReader.read(overrides);
   }
 
   private ProgressBar progressBar(Split split) {

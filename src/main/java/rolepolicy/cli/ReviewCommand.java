@@ -17,6 +17,7 @@ import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 import org.sqlite.SQLiteConfig;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -49,7 +50,6 @@ import rolepolicy.spider.SchemaReader;
           + " it describes people, JoinOnly on a column that is no key, a key left Public."
     })
 public final class ReviewCommand implements Callable<Integer> {
-  private static final Path DEFAULT_OVERRIDES = Path.of("data", "overrides.json");
   private static final int SAMPLES = 3;
   private static final int SAMPLE_WIDTH = 28;
 
@@ -88,18 +88,7 @@ public final class ReviewCommand implements Callable<Integer> {
       defaultValue = "data/spider")
   Path spider;
 
-  @Option(
-      names = "--rules",
-      paramLabel = "DIR",
-      description = "Folder of .drl rule files (default: ${DEFAULT-VALUE}).",
-      defaultValue = "rules")
-  Path rules;
-
-  @Option(
-      names = "--overrides",
-      paramLabel = "FILE",
-      description = "Policy overrides (default: data/overrides.json when it exists).")
-  Path overrides;
+  @Mixin PolicyOptions policy;
 
   /** One column's line of the worksheet. */
   private record Row(ColumnPolicy policy, String key, List<String> samples, List<String> flags) {}
@@ -112,18 +101,16 @@ public final class ReviewCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(), "unknown database '" + db + "': not in " + spider.resolve("tables.json"));
     }
-    String source = overridesSource();
-    List<PolicyOverride> overrideList =
-        source == null ? List.of() : OverridesReader.read(Path.of(source));
+    List<PolicyOverride> overrideList = policy.readOverrides();
     Map<String, DatabasePolicies> policies =
-        new PolicyAssigner(RuleBase.load(rules))
-            .assign(schemas, overrideList, source == null ? "no overrides" : source);
+        new PolicyAssigner(RuleBase.load(policy.rules))
+            .assign(schemas, overrideList, policy.overridesSource());
 
     out.printf(
         "review: %s; rules %s; overrides %s (%d entries)%n",
         db == null ? schemas.size() + " databases" : db,
-        rules,
-        source == null ? "none" : source,
+        policy.rules,
+        policy.overridesFile() == null ? "none" : policy.overridesFile(),
         overrideList.size());
     for (Schema schema : schemas.values()) {
       if (db == null || db.equals(schema.dbId())) {
@@ -133,17 +120,6 @@ public final class ReviewCommand implements Callable<Integer> {
     }
     out.flush();
     return 0;
-  }
-
-  /** The overrides file to read, or null for none. */
-  private String overridesSource() {
-    if (overrides != null) {
-      if (!Files.isRegularFile(overrides)) {
-        throw new InputException(overrides + ": file not found");
-      }
-      return overrides.toString();
-    }
-    return Files.isRegularFile(DEFAULT_OVERRIDES) ? DEFAULT_OVERRIDES.toString() : null;
   }
 
   private void print(PrintWriter out, Schema schema, DatabasePolicies policies) {

@@ -1,0 +1,49 @@
+package rolepolicy.cli;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import picocli.CommandLine.Option;
+import rolepolicy.model.PolicyOverride;
+import rolepolicy.spider.InputException;
+import rolepolicy.spider.OverridesReader;
+
+/** The options that choose the rule files and the policy overrides (generate, review). */
+final class PolicyOptions {
+  static final Path DEFAULT_OVERRIDES = Path.of("data", "overrides.json");
+
+  @Option(
+      names = "--rules",
+      paramLabel = "DIR",
+      description = "Folder of .drl rule files, compiled at start-up (default: ${DEFAULT-VALUE}).",
+      defaultValue = "rules")
+  Path rules;
+
+  @Option(
+      names = "--overrides",
+      paramLabel = "FILE",
+      description = "Policy overrides (default: data/overrides.json when it exists).")
+  Path overrides;
+
+  /** The overrides file in force: the one given (it must exist), else the default if present, else null. */
+  Path overridesFile() {
+    if (overrides == null) {
+      return Files.isRegularFile(DEFAULT_OVERRIDES) ? DEFAULT_OVERRIDES : null;
+    }
+    if (!Files.isRegularFile(overrides)) {
+      throw new InputException(overrides + ": file not found");
+    }
+    return overrides;
+  }
+
+  List<PolicyOverride> readOverrides() {
+    Path file = overridesFile();
+    return file == null ? List.of() : OverridesReader.read(file);
+  }
+
+  /** Where the overrides come from, for messages. */
+  String overridesSource() {
+    Path file = overridesFile();
+    return file == null ? "no overrides" : file.toString();
+  }
+}
