@@ -30,7 +30,6 @@ import rolepolicy.model.Policy;
 import rolepolicy.model.PolicyOverride;
 import rolepolicy.model.SchemaColumn;
 import rolepolicy.spider.InputException;
-import rolepolicy.spider.OverridesReader;
 import rolepolicy.spider.Schema;
 import rolepolicy.spider.SchemaReader;
 
