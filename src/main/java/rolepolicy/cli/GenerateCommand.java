@@ -72,6 +72,12 @@ public final class GenerateCommand implements Callable<Integer> {
   Path audit;
 
   @Option(
+      names = "--threads",
+      paramLabel = "N",
+      description = "Questions worked on at once; the output is the same for any N (default: the number of cores).")
+  Integer threads;
+
+  @Option(
       names = "--progress",
       negatable = true,
       description = "Show a progress bar (default: only on a terminal).")
@@ -83,6 +89,9 @@ public final class GenerateCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter stdout = spec.commandLine().getOut();
+    if (threads != null && threads < 1) {
+      throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--threads must be at least 1");
+    }
     List<Split> wanted = resolveSplits();
     Map<String, Schema> schemas = readSchemas(wanted);
     List<PolicyOverride> overrideList = policy.readOverrides();
@@ -95,7 +104,8 @@ public final class GenerateCommand implements Callable<Integer> {
             .assign(schemas, overrideList, policy.overridesSource());
     DatasetGenerator generator =
         new DatasetGenerator(
-            new QuestionGenerator(new QuestionEngine(ruleBase), schemas, policies));
+            new QuestionGenerator(new QuestionEngine(ruleBase), schemas, policies),
+            threads == null ? defaultThreads() : threads);
 
     List<SplitSummary> summaries = new ArrayList<>();
     try (AtomicOutput output = new AtomicOutput();
@@ -119,6 +129,11 @@ public final class GenerateCommand implements Callable<Integer> {
     summaries.forEach(s -> stdout.println(s.line()));
     stdout.printf("wrote %s%n", out.resolve("{" + String.join(",", splits) + "}.json and policies/"));
     return 0;
+  }
+
+  /** One worker thread per core. */
+  static int defaultThreads() {
+    return Runtime.getRuntime().availableProcessors();
   }
 
   private List<Split> resolveSplits() {

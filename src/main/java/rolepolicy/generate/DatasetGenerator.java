@@ -8,8 +8,17 @@ import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.function.LongConsumer;
 import rolepolicy.engine.Audit;
 import rolepolicy.engine.ColumnPolicy;
@@ -21,50 +30,165 @@ import rolepolicy.spider.SplitReader;
 
 /** Streams one split file through the question generator into the output records. */
 public final class DatasetGenerator {
-  private final QuestionGenerator questions;
+  /** Questions handed to a worker at a time: contiguous, so a repeated query meets its parse. */
+  private static final int BATCH = 16;
 
+  private final QuestionGenerator questions;
+  private final int threads;
+
+  /** A generator that works on one thread. */
   public DatasetGenerator(QuestionGenerator questions) {
-    this.questions = questions;
+    this(questions, 1);
   }
+
+  /**
+   * A generator that builds records on {@code threads} threads; the output is written in input
+   * order by the calling thread, and is the same whatever the number of threads.
+   */
+  public DatasetGenerator(QuestionGenerator questions, int threads) {
+    if (threads < 1) {
+      throw new IllegalArgumentException("threads must be at least 1, not " + threads);
+    }
+    this.questions = questions;
+    this.threads = threads;
+  }
+
+  /** One question's output: its record and, with an audit, its audit line. */
+  private record Generated(QuestionRecord record, String auditLine) {}
 
   /**
    * Generates {@code split} from {@code input} into {@code output}; with an {@code audit} writer,
    * one JSON line per question lists every rule that fired. {@code progress} gets bytes read.
+   * Records are built on the worker threads; at most a few batches per thread are in flight, so
+   * memory does not grow with the split.
    */
   public SplitSummary generate(
       String split, Path input, Path output, BufferedWriter audit, LongConsumer progress) {
     long start = System.nanoTime();
-    int count = 0;
-    int refused = 0;
-    int violations = 0;
-    int problems = 0;
+    Totals totals = new Totals();
+    ExecutorService pool = threads == 1 ? null : Executors.newFixedThreadPool(threads, DatasetGenerator::worker);
     try (SplitReader reader = new SplitReader(input);
         JsonGenerator out = DatasetWriter.arrayWriter(output)) {
+      Deque<Future<List<Generated>>> inFlight = new ArrayDeque<>();
+      List<Question> batch = new ArrayList<>(BATCH);
       for (Question question = reader.next(); question != null; question = reader.next()) {
         if (!questions.knowsDatabase(question.dbId())) {
+          // the questions before it come first: a failure among them is the one to report
+          inFlight.add(submit(pool, split, batch, audit != null));
+          while (!inFlight.isEmpty()) {
+            await(inFlight.poll());
+          }
           throw new InputException(
               reader.where() + ": unknown db_id '" + question.dbId() + "' (not in the schema file)");
         }
-        String id = String.format("%s_%04d", split, question.index());
-        Audit trail = audit == null ? null : new Audit();
-        QuestionRecord record = questions.generate(id, question, trail);
-        out.writeObject(record);
-        if (audit != null) {
-          audit.write(DatasetWriter.JSON.writeValueAsString(new AuditLine(id, question.dbId(), trail.firings())));
-          audit.newLine();
+        batch.add(question);
+        if (batch.size() == BATCH) {
+          inFlight.add(submit(pool, split, batch, audit != null));
+          batch = new ArrayList<>(BATCH);
+          while (inFlight.size() > 4 * threads) {
+            write(await(inFlight.poll()), out, audit, totals);
+          }
         }
-        count++;
-        refused += "REFUSE".equals(record.goldLabel().type()) ? 1 : 0;
-        violations += record.violationsOriginal().size();
-        problems += record.problems() == null ? 0 : 1;
         progress.accept(reader.bytesRead());
+      }
+      if (!batch.isEmpty()) {
+        inFlight.add(submit(pool, split, batch, audit != null));
+      }
+      while (!inFlight.isEmpty()) {
+        write(await(inFlight.poll()), out, audit, totals);
       }
       out.writeEndArray();
       out.writeRaw('\n');
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    } finally {
+      if (pool != null) {
+        pool.shutdownNow();
+      }
     }
-    return new SplitSummary(split, count, refused, violations, problems, (System.nanoTime() - start) / 1e9);
+    return new SplitSummary(
+        split, totals.count, totals.refused, totals.violations, totals.problems,
+        (System.nanoTime() - start) / 1e9);
+  }
+
+  /** Running figures of the split summary. */
+  private static final class Totals {
+    int count;
+    int refused;
+    int violations;
+    int problems;
+  }
+
+  private Future<List<Generated>> submit(
+      ExecutorService pool, String split, List<Question> batch, boolean withAudit) {
+    Callable<List<Generated>> task = () -> {
+      List<Generated> done = new ArrayList<>(batch.size());
+      for (Question question : batch) {
+        done.add(generate(split, question, withAudit));
+      }
+      return done;
+    };
+    if (pool == null) {
+      FutureTask<List<Generated>> now = new FutureTask<>(task);
+      now.run();
+      return now;
+    }
+    return pool.submit(task);
+  }
+
+  private Generated generate(String split, Question question, boolean withAudit)
+      throws IOException {
+    String id = String.format("%s_%04d", split, question.index());
+    Audit trail = withAudit ? new Audit() : null;
+    QuestionRecord record = questions.generate(id, question, trail);
+    return new Generated(
+        record,
+        withAudit
+            ? DatasetWriter.JSON.writeValueAsString(new AuditLine(id, question.dbId(), trail.firings()))
+            : null);
+  }
+
+  /** The batch's records, or the failure of its first failing question, as it was thrown. */
+  private static List<Generated> await(Future<List<Generated>> batch) {
+    try {
+      return batch.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while generating", e);
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof RuntimeException runtime) {
+        throw runtime;
+      } else if (cause instanceof Error error) {
+        throw error;
+      } else if (cause instanceof IOException io) {
+        throw new UncheckedIOException(io);
+      }
+      throw new IllegalStateException(cause);
+    }
+  }
+
+  private static void write(
+      List<Generated> batch, JsonGenerator out, BufferedWriter audit, Totals totals)
+      throws IOException {
+    for (Generated generated : batch) {
+      QuestionRecord record = generated.record();
+      out.writeObject(record);
+      if (audit != null) {
+        audit.write(generated.auditLine());
+        audit.newLine();
+      }
+      totals.count++;
+      totals.refused += "REFUSE".equals(record.goldLabel().type()) ? 1 : 0;
+      totals.violations += record.violationsOriginal().size();
+      totals.problems += record.problems() == null ? 0 : 1;
+    }
+  }
+
+  private static Thread worker(Runnable task) {
+    Thread thread = new Thread(task, "generate-worker");
+    thread.setDaemon(true);
+    return thread;
   }
 
   /** One line of the audit file. */

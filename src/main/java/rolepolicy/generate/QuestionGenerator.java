@@ -47,7 +47,7 @@ public final class QuestionGenerator {
   public static final String UNVERIFIED_SQL = "UNVERIFIED_SQL";
 
   private final QuestionEngine engine;
-  private final Map<String, DatabaseContext> databases = new java.util.HashMap<>();
+  private final Map<String, DatabaseContext> databases = new java.util.concurrent.ConcurrentHashMap<>();
   private final Map<String, Schema> schemas;
   private final Map<String, DatabasePolicies> policies;
 
