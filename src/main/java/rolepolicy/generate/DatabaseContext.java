@@ -21,6 +21,17 @@ final class DatabaseContext {
   final SqlAnalyzer analyzer;
   final Map<String, String> columnPolicies;
 
+  /** How many analyses {@link #analyse} keeps, per database. */
+  private static final int RECENT = 32;
+
+  private final Map<String, SqlAnalysis> recent =
+      new LinkedHashMap<>(RECENT * 2, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, SqlAnalysis> eldest) {
+          return size() > RECENT;
+        }
+      };
+
   DatabaseContext(Schema schema, DatabasePolicies policies) {
     this.schema = schema;
     this.policies = policies;
@@ -40,7 +51,7 @@ final class DatabaseContext {
   SqlAnalysis analyseExpecting(String sql, List<ColumnRef> expected) throws SqlTextException {
     SqlAnalysis analysis;
     try {
-      analysis = analyzer.analyse(sql);
+      analysis = analyse(sql);
     } catch (SqlAnalysisException e) {
       throw new SqlTextException("cannot analyse SQL text: " + e.getMessage());
     }
@@ -49,6 +60,25 @@ final class DatabaseContext {
     if (!found.equals(wanted)) {
       throw new SqlTextException(
           "SQL text gives references " + found + " but the AST gives " + wanted + ": " + sql);
+    }
+    return analysis;
+  }
+
+  /**
+   * The analysis of SQL text; the analyses of the last texts are kept, since a split repeats a
+   * query for each of its questions, one after the other, and so do their rewrites and negatives.
+   * An analysis is a value: the same text always gives the same one.
+   */
+  SqlAnalysis analyse(String sql) {
+    synchronized (recent) {
+      SqlAnalysis known = recent.get(sql);
+      if (known != null) {
+        return known;
+      }
+    }
+    SqlAnalysis analysis = analyzer.analyse(sql);
+    synchronized (recent) {
+      recent.put(sql, analysis);
     }
     return analysis;
   }

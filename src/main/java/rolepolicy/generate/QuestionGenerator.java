@@ -164,7 +164,7 @@ public final class QuestionGenerator {
   private boolean textIsCompliant(DatabaseContext db, String sql) {
     List<ColumnRef> refs;
     try {
-      refs = db.analyzer.analyse(sql).columnRefs();
+      refs = db.analyse(sql).columnRefs();
     } catch (SqlAnalysisException e) {
       return false;
     }
