@@ -17,10 +17,10 @@ import rolepolicy.spider.Schema;
 
 /** Runs the policy and override rules over each database's columns (SPEC §3). */
 public final class PolicyAssigner {
-  private final KieBase rules;
+  private final Sessions sessions;
 
   public PolicyAssigner(KieBase rules) {
-    this.rules = rules;
+    this.sessions = new Sessions(rules);
   }
 
   /**
@@ -58,7 +58,7 @@ public final class PolicyAssigner {
       Schema schema, List<PolicyOverride> overrides, List<String> problems) {
     List<Object> facts = new ArrayList<>(schema.realColumns());
     facts.addAll(overrides);
-    List<Object> after = Sessions.fire(rules, facts, null, "policy");
+    List<Object> after = sessions.fire(facts, null, "policy");
     Map<SchemaColumn, AssignedPolicy> assigned = new HashMap<>();
     for (AssignedPolicy a : Sessions.only(after, AssignedPolicy.class)) {
       if (assigned.putIfAbsent(a.column(), a) != null) {

@@ -20,10 +20,10 @@ public final class QuestionEngine {
   /** What one round concluded: violations in walk order, the decision, the negative edit. */
   public record Round(List<Violation> violations, Decision decision, NegativeEdit negative) {}
 
-  private final KieBase rules;
+  private final Sessions sessions;
 
   public QuestionEngine(KieBase rules) {
-    this.rules = rules;
+    this.sessions = new Sessions(rules);
   }
 
   /**
@@ -45,7 +45,7 @@ public final class QuestionEngine {
     if (searchNegative) {
       facts.add(new NegativeSearch());
     }
-    List<Object> after = Sessions.fire(rules, facts, audit, stage);
+    List<Object> after = sessions.fire(facts, audit, stage);
     List<Decision> decisions = Sessions.only(after, Decision.class);
     if (decisions.size() != 1) {
       throw new IllegalStateException(
@@ -69,7 +69,7 @@ public final class QuestionEngine {
       List<ColumnRef> refs, List<PolicedColumn> columns, Audit audit, String stage) {
     List<Object> facts = new ArrayList<>(refs);
     facts.addAll(columns);
-    return inWalkOrder(Sessions.only(Sessions.fire(rules, facts, audit, stage), Violation.class));
+    return inWalkOrder(Sessions.only(sessions.fire(facts, audit, stage), Violation.class));
   }
 
   /** References plus the policed columns of every table the query touches. */

@@ -4,17 +4,28 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import org.kie.api.KieBase;
+import org.kie.api.event.rule.AgendaEventListener;
 import org.kie.api.runtime.KieSession;
+import org.kie.api.runtime.KieSessionsPool;
 
-/** Runs the rules once over a set of facts in a fresh session and returns every fact after. */
+/**
+ * Runs the rules once over a set of facts in a clean session and returns every fact after.
+ * Sessions come from a pool: disposing one resets it (no fact, no listener, nothing left from the
+ * round before) and keeps the node memories it built, which a new session would build again.
+ */
 final class Sessions {
-  private Sessions() {}
+  private final KieSessionsPool pool;
 
-  static List<Object> fire(KieBase base, Collection<?> facts, Audit audit, String stage) {
-    KieSession session = base.newKieSession();
+  Sessions(KieBase base) {
+    this.pool = base.newKieSessionsPool(Runtime.getRuntime().availableProcessors());
+  }
+
+  List<Object> fire(Collection<?> facts, Audit audit, String stage) {
+    KieSession session = pool.newKieSession();
+    AgendaEventListener listener = audit == null ? null : audit.listener(stage);
     try {
-      if (audit != null) {
-        session.addEventListener(audit.listener(stage));
+      if (listener != null) {
+        session.addEventListener(listener);
       }
       for (Object fact : facts) {
         session.insert(fact);
@@ -22,6 +33,9 @@ final class Sessions {
       session.fireAllRules();
       return new ArrayList<>(session.getObjects());
     } finally {
+      if (listener != null) {
+        session.removeEventListener(listener);
+      }
       session.dispose();
     }
   }
@@ -35,5 +49,4 @@ final class Sessions {
     }
     return found;
   }
-
 }
