@@ -6,6 +6,10 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.kie.api.KieBase;
 import rolepolicy.model.AssignedPolicy;
 import rolepolicy.model.OverriddenPolicy;
@@ -29,7 +33,7 @@ public final class PolicyAssigner {
    */
   public Map<String, DatabasePolicies> assign(
       Map<String, Schema> schemas, List<PolicyOverride> overrides, String overridesSource) {
-    List<String> problems = new ArrayList<>();
+    List<String> problems = java.util.Collections.synchronizedList(new ArrayList<>());
     Map<String, List<PolicyOverride>> byDb = new HashMap<>();
     Map<String, PolicyOverride> seen = new HashMap<>();
     for (PolicyOverride o : overrides) {
@@ -41,17 +45,50 @@ public final class PolicyAssigner {
         byDb.computeIfAbsent(o.dbId(), d -> new ArrayList<>()).add(o);
       }
     }
+    // Databases are independent: one task each, on one thread per core, collected in schema order
+    // (so that the first failure in schema order is the one reported).
+    ExecutorService pool = Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors(), PolicyAssigner::worker);
     Map<String, DatabasePolicies> result = new LinkedHashMap<>();
-    for (Schema schema : schemas.values()) {
-      result.put(
-          schema.dbId(),
-          assign(schema, byDb.getOrDefault(schema.dbId(), List.of()), problems));
+    try {
+      List<Future<DatabasePolicies>> assigned = new ArrayList<>();
+      for (Schema schema : schemas.values()) {
+        List<PolicyOverride> own = byDb.getOrDefault(schema.dbId(), List.of());
+        assigned.add(pool.submit(() -> assign(schema, own, problems)));
+      }
+      for (Future<DatabasePolicies> db : assigned) {
+        DatabasePolicies policies = done(db);
+        result.put(policies.dbId(), policies);
+      }
+    } finally {
+      pool.shutdownNow();
     }
     if (!problems.isEmpty()) {
       problems.sort(Comparator.naturalOrder());
       throw new InputException(overridesSource + ":\n  " + String.join("\n  ", problems));
     }
     return result;
+  }
+
+  private static DatabasePolicies done(Future<DatabasePolicies> db) {
+    try {
+      return db.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while assigning policies", e);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException cause) {
+        throw cause;
+      } else if (e.getCause() instanceof Error error) {
+        throw error;
+      }
+      throw new IllegalStateException(e.getCause());
+    }
+  }
+
+  private static Thread worker(Runnable task) {
+    Thread thread = new Thread(task, "policy-worker");
+    thread.setDaemon(true);
+    return thread;
   }
 
   private DatabasePolicies assign(
