@@ -6,7 +6,7 @@ import picocli.CommandLine.Command;
 import rolepolicy.engine.RuleFileException;
 import rolepolicy.spider.InputException;
 
-/** Entry point: {@code rolepolicy generate | evaluate | review | report}; no arguments runs {@code generate} on the bundled dev split. */
+/** Entry point: {@code rolepolicy generate | evaluate | review | report | bench}; no arguments runs {@code generate} on the bundled dev split. */
 @Command(
     name = "rolepolicy",
     mixinStandardHelpOptions = true,
@@ -16,7 +16,8 @@ import rolepolicy.spider.InputException;
       GenerateCommand.class,
       EvaluateCommand.class,
       ReviewCommand.class,
-      ReportCommand.class
+      ReportCommand.class,
+      BenchCommand.class
     })
 public final class Main {
   /** Exit code for bad input or a rule file that does not compile. */
