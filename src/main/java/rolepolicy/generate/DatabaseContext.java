@@ -1,5 +1,6 @@
 package rolepolicy.generate;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,6 +30,21 @@ final class DatabaseContext {
         @Override
         protected boolean removeEldestEntry(Map.Entry<String, SqlAnalysis> eldest) {
           return size() > RECENT;
+        }
+      };
+
+  /** How many question outcomes {@link #recentOutcome} keeps, per database. */
+  private static final int RECENT_OUTCOMES = 4;
+
+  /** An outcome's key: the SQL text and its AST (compared as JSON trees; either may be null). */
+  private record OutcomeKey(String sql, JsonNode ast) {}
+
+  private final Map<OutcomeKey, QuestionGenerator.Outcome> recentOutcomes =
+      new LinkedHashMap<>(RECENT_OUTCOMES * 2, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(
+            Map.Entry<OutcomeKey, QuestionGenerator.Outcome> eldest) {
+          return size() > RECENT_OUTCOMES;
         }
       };
 
@@ -81,6 +97,24 @@ final class DatabaseContext {
       recent.put(sql, analysis);
     }
     return analysis;
+  }
+
+  /**
+   * The outcome of a recent question with the same SQL text and AST, or null; with {@code
+   * withFirings}, only one that recorded its rule firings. Spider asks several questions of one
+   * query, one after the other.
+   */
+  QuestionGenerator.Outcome recentOutcome(String sql, JsonNode ast, boolean withFirings) {
+    synchronized (recentOutcomes) {
+      QuestionGenerator.Outcome known = recentOutcomes.get(new OutcomeKey(sql, ast));
+      return known == null || (withFirings && known.firings() == null) ? null : known;
+    }
+  }
+
+  void rememberOutcome(String sql, JsonNode ast, QuestionGenerator.Outcome outcome) {
+    synchronized (recentOutcomes) {
+      recentOutcomes.put(new OutcomeKey(sql, ast), outcome);
+    }
   }
 
   private static String signature(ColumnRef ref) {

@@ -67,6 +67,41 @@ public final class QuestionGenerator {
     DatabaseContext db =
         databases.computeIfAbsent(
             question.dbId(), d -> new DatabaseContext(schemas.get(d), policies.get(d)));
+    Outcome outcome = db.recentOutcome(question.query(), question.sql(), audit != null);
+    if (outcome == null) {
+      outcome = decide(db, question, audit != null);
+      db.rememberOutcome(question.query(), question.sql(), outcome);
+    }
+    if (audit != null) {
+      audit.firings().addAll(outcome.firings());
+    }
+    return new QuestionRecord(
+        id,
+        question.dbId(),
+        question.question(),
+        question.query(),
+        db.columnPolicies,
+        outcome.violations(),
+        outcome.gold(),
+        outcome.negatives(),
+        outcome.problems());
+  }
+
+  /**
+   * Everything of a record that follows from its database, SQL text and AST: the same three give
+   * the same outcome, so a question repeating an earlier one's query reuses its outcome.
+   *
+   * @param firings the rules that fired, in order; null when no audit was asked for
+   */
+  record Outcome(
+      List<ViolationRecord> violations,
+      GoldLabel gold,
+      List<NegativeExample> negatives,
+      List<String> problems,
+      List<Audit.Firing> firings) {}
+
+  private Outcome decide(DatabaseContext db, Question question, boolean withAudit) {
+    Audit audit = withAudit ? new Audit() : null;
     AstWalk walk = db.walker.walk(question.sql());
     Round original = engine.decide(walk, db.policies, 0, true, audit, "original");
     List<String> problems = new ArrayList<>(walk.problems());
@@ -86,16 +121,12 @@ public final class QuestionGenerator {
         problems.add(original.negative().code() + " negative dropped: " + e.getMessage());
       }
     }
-    return new QuestionRecord(
-        id,
-        question.dbId(),
-        question.question(),
-        question.query(),
-        db.columnPolicies,
+    return new Outcome(
         ViolationRecord.of(original.violations()),
         gold,
-        negatives,
-        problems.isEmpty() ? null : problems);
+        List.copyOf(negatives),
+        problems.isEmpty() ? null : List.copyOf(problems),
+        audit == null ? null : List.copyOf(audit.firings()));
   }
 
   /** The analysis of a text that agrees with its AST, or why it does not. */

@@ -1,5 +1,7 @@
 package rolepolicy.sql;
 
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 import net.sf.jsqlparser.JSQLParserException;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
@@ -12,6 +14,11 @@ import net.sf.jsqlparser.schema.Column;
 public final class SqlEdits {
   private static final Pattern PLAIN_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
   private static final Pattern FUNCTION_NAME = Pattern.compile("[A-Za-z_]+");
+
+  /** Column names as SQL text, decided once each (a parse per name is slow); bounded. */
+  private static final Map<String, String> IDENTIFIERS = new ConcurrentHashMap<>();
+
+  private static final int MAX_IDENTIFIERS = 10_000;
 
   private SqlEdits() {}
 
@@ -63,9 +70,18 @@ public final class SqlEdits {
    * backticks.
    */
   static String identifier(String name) {
-    return PLAIN_NAME.matcher(name).matches() && readsAsColumn(name, name)
-        ? name
-        : "`" + name.replace("`", "``") + "`";
+    String known = IDENTIFIERS.get(name);
+    if (known == null) {
+      known =
+          PLAIN_NAME.matcher(name).matches() && readsAsColumn(name, name)
+              ? name
+              : "`" + name.replace("`", "``") + "`";
+      if (IDENTIFIERS.size() >= MAX_IDENTIFIERS) {
+        IDENTIFIERS.clear();
+      }
+      IDENTIFIERS.put(name, known);
+    }
+    return known;
   }
 
   private static boolean readsAsColumn(String text, String name) {
