@@ -14,7 +14,9 @@ import rolepolicy.spider.Schema;
  * Analyses SQLite-dialect query text against one schema: the column references with role, effective
  * aggregate and text spans, in the walk order of SPEC §4. On Spider's queries it lists exactly what
  * the AST walker lists for the same query; beyond Spider's grammar (WITH, USING, window functions
- * and more, as models write them) it follows docs/decisions.md, "SQL written by models".
+ * and more, as models write them) it follows docs/decisions.md, "SQL written by models". Spider's
+ * own SQL is parsed by {@link SpiderSqlParser}, which builds JSqlParser's tree for it faster;
+ * everything it declines is parsed by JSqlParser.
  */
 public final class SqlAnalyzer {
   private final Schema schema;
@@ -25,7 +27,16 @@ public final class SqlAnalyzer {
 
   /** Analyses one query; throws {@link SqlAnalysisException} saying what failed. */
   public SqlAnalysis analyse(String sql) {
-    Parsed parsed = parse(sql);
+    return analyse(sql, true);
+  }
+
+  /**
+   * Analyses one query, with {@link SpiderSqlParser} first when {@code fastPath}, else with
+   * JSqlParser only (the reference that tests compare the fast path with).
+   */
+  SqlAnalysis analyse(String sql, boolean fastPath) {
+    Select fast = fastPath ? SpiderSqlParser.parse(sql) : null;
+    Parsed parsed = fast != null ? new Parsed(fast, new TextPositions(sql)) : parse(sql);
     QueryWalker walker = new QueryWalker(schema, parsed.positions());
     walker.query(parsed.select(), null, true, null, CommonTables.NONE);
     return new SqlAnalysis(
@@ -48,8 +59,8 @@ public final class SqlAnalyzer {
   private static final int MAX_REPLACEMENTS = 100;
 
   /**
-   * Parses exactly one SELECT statement (an optional trailing semicolon allowed); identifiers may
-   * be quoted as {@code "x"}, {@code `x`} or {@code [x]}.
+   * Parses exactly one SELECT statement (an optional trailing semicolon allowed) with JSqlParser;
+   * identifiers may be quoted as {@code "x"}, {@code `x`} or {@code [x]}.
    */
   private static Parsed parse(String sql) {
     if (sql.isBlank()) {
