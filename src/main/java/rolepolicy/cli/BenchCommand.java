@@ -89,6 +89,9 @@ public final class BenchCommand implements Callable<Integer> {
   @Option(names = "--c1-runs", paramLabel = "N", defaultValue = "5", description = "Cold jar runs with -XX:TieredStopAtLevel=1, to show what the JIT costs; 0 skips them (default: ${DEFAULT-VALUE}).")
   int c1Runs;
 
+  @Option(names = "--launcher-runs", paramLabel = "N", defaultValue = "5", description = "Cold runs through bin/rolepolicy (the jar with C1 only, the serial collector and the class-data archive); 0 skips them (default: ${DEFAULT-VALUE}).")
+  int launcherRuns;
+
   @Option(names = "--maven-runs", paramLabel = "N", defaultValue = "3", description = "Cold runs through mvn compile exec:java; 0 skips them (default: ${DEFAULT-VALUE}).")
   int mavenRuns;
 
@@ -150,8 +153,9 @@ public final class BenchCommand implements Callable<Integer> {
         throw new ParameterException(spec.commandLine(), "bench times train and dev only, not '" + split + "'");
       }
     }
-    if (runs < 1 || warmup < 0 || mavenRuns < 0 || c1Runs < 0 || scale < 0) {
-      throw new ParameterException(spec.commandLine(), "--runs must be at least 1; --warmup, --maven-runs, --c1-runs and --scale at least 0");
+    if (runs < 1 || warmup < 0 || mavenRuns < 0 || c1Runs < 0 || launcherRuns < 0 || scale < 0) {
+      throw new ParameterException(spec.commandLine(),
+          "--runs must be at least 1; --warmup, --maven-runs, --c1-runs, --launcher-runs and --scale at least 0");
     }
     if (!Files.isRegularFile(jar)) {
       throw new InputException(jar + ": packaged jar not found; build it with: mvn -B -q package -DskipTests");
@@ -247,6 +251,12 @@ public final class BenchCommand implements Callable<Integer> {
           c1Measured.seconds(), c1Measured.measured("cpu_s"), c1Measured.measured("jit_s"));
     }
 
+    Spread launched = null;
+    Path launcherOut = dir.resolve("launcher");
+    if (launcherRuns > 0) {
+      launched = launcher(dir, generateArgs, launcherOut);
+    }
+
     Spread maven = null;
     Path mavenOut = dir.resolve("maven");
     if (mavenRuns > 0) {
@@ -259,7 +269,8 @@ public final class BenchCommand implements Callable<Integer> {
 
     // 3. The same bytes whichever way the tool runs.
     out.println();
-    boolean same = sameBytes(jarOut, dir.resolve("steady"), maven == null ? null : mavenOut);
+    boolean same = sameBytes(jarOut, dir.resolve("steady"), launched == null ? null : launcherOut,
+        maven == null ? null : mavenOut);
 
     // 4. Scale.
     Scale scaled = null;
@@ -276,6 +287,10 @@ public final class BenchCommand implements Callable<Integer> {
     if (c1Cold != null) {
       target(c1Cold.median() < PYTHON_SECONDS, String.format(Locale.ROOT,
           "the same with %s: median %.2f s", C1, c1Cold.median()));
+    }
+    if (launched != null) {
+      target(launched.median() < PYTHON_SECONDS, String.format(Locale.ROOT,
+          "the same with bin/rolepolicy: median %.2f s", launched.median()));
     }
     target(steady.rate().median() >= TARGET_RATE, String.format(Locale.ROOT,
         "steady state at least %,.0f questions/s: median %,.0f", TARGET_RATE, steady.rate().median()));
@@ -294,6 +309,39 @@ public final class BenchCommand implements Callable<Integer> {
 
   private void target(boolean met, String text) {
     out.printf("  %-8s %s%n", met ? "met" : "NOT MET", text);
+  }
+
+  /**
+   * Cold runs through bin/rolepolicy, and one more with its flags measured in the child. Needs the
+   * project folder (the script) and the class-data archive that {@code mvn package} records.
+   */
+  private Spread launcher(Path dir, List<String> generateArgs, Path launcherOut)
+      throws IOException, InterruptedException {
+    Path script = Path.of("bin", "rolepolicy");
+    Path archive = jar.resolveSibling("rolepolicy.jsa");
+    if (!Files.isRegularFile(script) || !Files.isRegularFile(archive)) {
+      out.printf("bin/rolepolicy: skipped (run from the project folder after mvn package, which records %s)%n", archive);
+      return null;
+    }
+    List<Double> walls = new ArrayList<>();
+    for (int i = 0; i < launcherRuns; i++) {
+      Path runOut = i == 0 ? launcherOut : dir.resolve("launcher-" + i);
+      walls.add(child(dir, concat(List.of("bash", script.toString()), generateArgs, List.of("--out", runOut.toString()))).seconds());
+      if (i > 0) {
+        delete(runOut);
+      }
+    }
+    Spread wall = Spread.of(walls);
+    List<String> flags = List.of(C1, "-XX:+UseSerialGC", "-XX:SharedArchiveFile=" + archive, "-Xlog:cds=off");
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Child measured = child(dir, concat(concat(List.of(java), flags), List.of("-cp", jar.toString(), MeasuredRun.class.getName()),
+        concat(generateArgs, List.of("--out", dir.resolve("measured").toString()))));
+    delete(dir.resolve("measured"));
+    out.printf("cold end to end, bin/rolepolicy generate ... (java %s -jar %s)%n", String.join(" ", flags), jar);
+    out.printf("  wall            %s%n", wall.format("s", "%.2f"));
+    out.printf(Locale.ROOT, "  one more run, measured in the child: %.2f s wall, %.2f s CPU (JIT compilers %.2f s), peak heap %.0f MB%n",
+        measured.seconds(), measured.measured("cpu_s"), measured.measured("jit_s"), measured.measured("peak_heap_mb"));
+    return wall;
   }
 
   private Spread maven(Path dir, List<String> generateArgs, Path mavenOut) throws IOException, InterruptedException {
@@ -407,17 +455,26 @@ public final class BenchCommand implements Callable<Integer> {
     }
   }
 
-  private boolean sameBytes(Path jarOut, Path inProcess, Path mavenOut) throws IOException {
+  private boolean sameBytes(Path jarOut, Path inProcess, Path launcherOut, Path mavenOut) throws IOException {
     boolean same = true;
     for (String split : splits) {
       String name = split + ".json";
       String jarSum = sha256(jarOut.resolve(name));
-      String inSum = sha256(inProcess.resolve(name));
-      String mvnSum = mavenOut == null ? null : sha256(mavenOut.resolve(name));
-      boolean ok = jarSum.equals(inSum) && (mvnSum == null || mvnSum.equals(jarSum));
+      StringBuilder others = new StringBuilder();
+      boolean ok = true;
+      Map<String, Path> compared = new LinkedHashMap<>();
+      compared.put("in this JVM", inProcess);
+      compared.put("through bin/rolepolicy", launcherOut);
+      compared.put("through Maven", mavenOut);
+      for (var other : compared.entrySet()) {
+        if (other.getValue() != null) {
+          String sum = sha256(other.getValue().resolve(name));
+          ok &= sum.equals(jarSum);
+          others.append(", ").append(sum.equals(jarSum) ? "the same" : "DIFFERENT: " + sum).append(' ').append(other.getKey());
+        }
+      }
       same &= ok;
-      out.printf("%s: %s sha256 %s from the jar, %s in this JVM%s%n", name, ok ? "same bytes," : "DIFFERENT:",
-          jarSum, ok ? "the same" : inSum, mvnSum == null ? "" : ", " + (ok ? "the same" : mvnSum) + " through Maven");
+      out.printf("%s: %s sha256 %s from the jar%s%n", name, ok ? "same bytes," : "DIFFERENT:", jarSum, others);
     }
     return same;
   }

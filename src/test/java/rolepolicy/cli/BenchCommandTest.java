@@ -31,6 +31,12 @@ class BenchCommandTest {
   }
 
   @Test
+  void aNegativeRunCountIsRefused() {
+    assertEquals(2, bench("--spider", "data/spider", "--launcher-runs", "-1"));
+    assertTrue(err.toString().contains("--launcher-runs and --scale at least 0"), err.toString());
+  }
+
+  @Test
   void aMissingJarSaysHowToBuildIt() {
     assertEquals(Main.BAD_INPUT, bench("--spider", "data/spider", "--splits", "dev", "--jar", "target/none.jar"));
     assertTrue(err.toString().contains("target/none.jar: packaged jar not found; build it with: mvn -B -q package -DskipTests"),
