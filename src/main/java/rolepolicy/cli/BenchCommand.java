@@ -382,11 +382,14 @@ public final class BenchCommand implements Callable<Integer> {
     Map<String, DatabasePolicies> policies =
         new PolicyAssigner(ruleBase).assign(schemas, policy.readOverrides(), policy.overridesSource());
     int workers = threads != null ? threads : GenerateCommand.defaultThreads();
-    DatasetGenerator generator =
-        new DatasetGenerator(new QuestionGenerator(new QuestionEngine(ruleBase), schemas, policies), workers);
+    QuestionEngine engine = new QuestionEngine(ruleBase);
     Path genOut = Files.createDirectories(dir.resolve("steady"));
     Path floorOut = Files.createDirectories(dir.resolve("floor"));
+    // A new generator per pass, as a new run would have: its analyses and outcomes of recent
+    // questions do not carry over from one pass to the next; the warm JIT and sessions do.
     DoubleSupplier pass = () -> timed(() -> {
+      DatasetGenerator generator =
+          new DatasetGenerator(new QuestionGenerator(engine, schemas, policies), workers);
       for (int s = 0; s < inputs.size(); s++) {
         generator.generate(splits.get(s), inputs.get(s), genOut.resolve(splits.get(s) + ".json"), null, bytes -> {});
       }
