@@ -250,6 +250,12 @@ final class SpiderSqlParser {
       } else {
         throw Decline.INSTANCE;
       }
+      boolean go = type == WORD && i - start == 2 && sql.regionMatches(true, start, "go", 0, 2);
+      if ((c == '/' || go)
+          && isLineBreakAt(sql, start - 1)
+          && (i == n || isLineBreakAt(sql, i))) {
+        throw Decline.INSTANCE; // "\n/\n" and "\ngo\n" end a statement to JSqlParser
+      }
       Token token = new Token();
       token.image = sql.substring(start, i);
       token.beginLine = line;
@@ -280,6 +286,10 @@ final class SpiderSqlParser {
       }
     }
     throw Decline.INSTANCE;
+  }
+
+  private static boolean isLineBreakAt(String sql, int i) {
+    return i >= 0 && i < sql.length() && (sql.charAt(i) == '\n' || sql.charAt(i) == '\r');
   }
 
   private static boolean isLetter(char c) {
@@ -441,6 +451,8 @@ final class SpiderSqlParser {
     if (acceptKeyword("ORDER")) {
       expectKeyword("BY");
       select.setOrderByElements(orderBy());
+    } else if (!operations.isEmpty() && isKeyword(0, "LIMIT")) {
+      throw Decline.INSTANCE; // JSqlParser gives a LIMIT without ORDER BY to the last part
     }
     if (acceptKeyword("LIMIT")) {
       if (type(0) != INTEGER) {
@@ -496,6 +508,9 @@ final class SpiderSqlParser {
     }
     if (acceptKeyword("GROUP")) {
       expectKeyword("BY");
+      if (isSymbol(0, "(")) {
+        throw Decline.INSTANCE; // GROUP BY (a): JSqlParser takes the parenthesised list as the list
+      }
       List<Expression> expressions = new ArrayList<>();
       do {
         expressions.add(expression());
@@ -670,9 +685,9 @@ final class SpiderSqlParser {
       } else if (acceptKeyword("BETWEEN")) {
         Between between = new Between();
         between.setLeftExpression(left);
-        between.setBetweenExpressionStart(sum());
+        between.setBetweenExpressionStart(betweenOperand());
         expectKeyword("AND");
-        between.setBetweenExpressionEnd(sum());
+        between.setBetweenExpressionEnd(betweenOperand());
         between.setNot(not);
         condition = between;
       } else if (not) {
@@ -689,6 +704,30 @@ final class SpiderSqlParser {
       throw Decline.INSTANCE; // chained conditions
     }
     return condition;
+  }
+
+  /**
+   * A bound of BETWEEN: a number, a string, a column or a whole parenthesised query, as Spider
+   * writes them. JSqlParser reads BETWEEN's bounds with a bounded lookahead and rejects longer
+   * ones ({@code x BETWEEN c + 2 + 2 + T.e AND 1}, {@code x BETWEEN (SELECT ...) + 1 AND 2},
+   * {@code x BETWEEN 1 AND max(a, (SELECT ...))}), so every other bound is declined.
+   */
+  private Expression betweenOperand() {
+    Expression operand =
+        isSymbol(0, "(") && isKeyword(1, "SELECT") ? parenthesedQuery() : sum();
+    if (!(operand instanceof ParenthesedSelect
+            || operand instanceof Column
+            || operand instanceof LongValue
+            || operand instanceof DoubleValue
+            || operand instanceof StringValue
+            || operand instanceof SignedExpression)
+        || isSymbol(0, "+")
+        || isSymbol(0, "-")
+        || isSymbol(0, "*")
+        || isSymbol(0, "/")) {
+      throw Decline.INSTANCE;
+    }
+    return operand;
   }
 
   /** The comparison operator at the current token, consumed, or null. */
