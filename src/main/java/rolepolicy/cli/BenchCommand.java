@@ -107,6 +107,9 @@ public final class BenchCommand implements Callable<Integer> {
   @Option(names = "--threads", paramLabel = "N", description = "Worker threads of the steady-state passes (default: generate's default, the number of cores).")
   Integer threads;
 
+  @Option(names = "--baseline-jar", paramLabel = "FILE", description = "An earlier build's jar: its cold runs are interleaved with this jar's (java -jar, and with C1 only), and the ratios printed.")
+  Path baselineJar;
+
   @Option(names = "--work", paramLabel = "DIR", description = "Folder for inputs and outputs (default: a new temporary folder, removed at the end).")
   Path work;
 
@@ -157,6 +160,9 @@ public final class BenchCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(),
           "--runs must be at least 1; --warmup, --maven-runs, --c1-runs, --launcher-runs and --scale at least 0");
     }
+    if (baselineJar != null && !Files.isRegularFile(baselineJar)) {
+      throw new InputException(baselineJar + ": baseline jar not found");
+    }
     if (!Files.isRegularFile(jar)) {
       throw new InputException(jar + ": packaged jar not found; build it with: mvn -B -q package -DskipTests");
     }
@@ -206,9 +212,13 @@ public final class BenchCommand implements Callable<Integer> {
     List<Double> jarRules = new ArrayList<>();
     Map<String, List<Double>> jarSplits = new LinkedHashMap<>();
     Path jarOut = dir.resolve("jar");
+    List<Double> baseWall = new ArrayList<>();
     for (int i = 0; i < runs; i++) {
       Path runOut = i == 0 ? jarOut : dir.resolve("jar-" + i);
       Child run = child(dir, concat(List.of(java, "-jar", jar.toString()), generateArgs, List.of("--out", runOut.toString())));
+      if (baselineJar != null) {
+        baseWall.add(baseline(dir, List.of(java, "-jar", baselineJar.toString()), generateArgs));
+      }
       jarWall.add(run.seconds());
       jarRules.add(run.printed("rules"));
       for (String split : splits) {
@@ -225,6 +235,7 @@ public final class BenchCommand implements Callable<Integer> {
     for (var split : jarSplits.entrySet()) {
       out.printf("  %-15s %s%n", split.getKey(), Spread.of(split.getValue()).format("s", "%.2f"));
     }
+    printBaseline(baseWall, jarWall);
     Child measured = child(dir, concat(List.of(java, "-cp", jar.toString(), MeasuredRun.class.getName()), generateArgs,
         List.of("--out", dir.resolve("measured").toString())));
     delete(dir.resolve("measured"));
@@ -235,11 +246,15 @@ public final class BenchCommand implements Callable<Integer> {
     Spread c1Cold = null;
     if (c1Runs > 0) {
       List<Double> c1 = new ArrayList<>();
+      List<Double> c1Base = new ArrayList<>();
       for (int i = 0; i < c1Runs; i++) {
         Path runOut = dir.resolve("c1-" + i);
         c1.add(child(dir, concat(List.of(java, C1, "-jar", jar.toString()), generateArgs,
             List.of("--out", runOut.toString()))).seconds());
         delete(runOut);
+        if (baselineJar != null) {
+          c1Base.add(baseline(dir, List.of(java, C1, "-jar", baselineJar.toString()), generateArgs));
+        }
       }
       c1Cold = Spread.of(c1);
       Child c1Measured = child(dir, concat(List.of(java, C1, "-cp", jar.toString(), MeasuredRun.class.getName()), generateArgs,
@@ -247,6 +262,7 @@ public final class BenchCommand implements Callable<Integer> {
       delete(dir.resolve("measured"));
       out.printf("cold end to end, packaged jar with the C1 JIT only: java %s -jar %s generate ...%n", C1, jar);
       out.printf("  wall            %s%n", c1Cold.format("s", "%.2f"));
+      printBaseline(c1Base, c1);
       out.printf(Locale.ROOT, "  one more run, measured in the child: %.2f s wall, %.2f s CPU (JIT compilers %.2f s)%n",
           c1Measured.seconds(), c1Measured.measured("cpu_s"), c1Measured.measured("jit_s"));
     }
@@ -309,6 +325,28 @@ public final class BenchCommand implements Callable<Integer> {
 
   private void target(boolean met, String text) {
     out.printf("  %-8s %s%n", met ? "met" : "NOT MET", text);
+  }
+
+  /** One cold run of the baseline jar, its output discarded; its wall seconds. */
+  private double baseline(Path dir, List<String> launch, List<String> generateArgs)
+      throws IOException, InterruptedException {
+    Path runOut = dir.resolve("baseline");
+    double seconds = child(dir, concat(launch, generateArgs, List.of("--out", runOut.toString()))).seconds();
+    delete(runOut);
+    return seconds;
+  }
+
+  /** The baseline's runs and the ratio of each run to the baseline run next to it. */
+  private void printBaseline(List<Double> baseWall, List<Double> wall) {
+    if (baseWall.isEmpty()) {
+      return;
+    }
+    List<Double> ratios = new ArrayList<>();
+    for (int i = 0; i < baseWall.size(); i++) {
+      ratios.add(wall.get(i) / baseWall.get(i));
+    }
+    out.printf("  baseline        %s (%s, interleaved)%n", Spread.of(baseWall).format("s", "%.2f"), baselineJar);
+    out.printf("  this / baseline %s%n", Spread.of(ratios).format("x", "%.2f"));
   }
 
   /**

@@ -44,6 +44,12 @@ class BenchCommandTest {
   }
 
   @Test
+  void aMissingBaselineJarIsNamed() {
+    assertEquals(Main.BAD_INPUT, bench("--spider", "data/spider", "--splits", "dev", "--baseline-jar", "target/old.jar"));
+    assertTrue(err.toString().contains("target/old.jar: baseline jar not found"), err.toString());
+  }
+
+  @Test
   void theSpreadIsMedianMinimumAndMaximum() {
     BenchCommand.Spread odd = BenchCommand.Spread.of(List.of(3.0, 1.0, 2.0));
     assertEquals(new BenchCommand.Spread(2.0, 1.0, 3.0, 3), odd);
