@@ -10,6 +10,7 @@ public final class DatabasePolicies {
   private final String dbId;
   private final List<ColumnPolicy> columns;
   private final Map<String, List<ColumnPolicy>> byTable = new LinkedHashMap<>();
+  private final Map<String, List<PolicedColumn>> policedByTable = new LinkedHashMap<>();
 
   public DatabasePolicies(String dbId, List<ColumnPolicy> columns) {
     this.dbId = dbId;
@@ -19,6 +20,8 @@ public final class DatabasePolicies {
           .computeIfAbsent(column.column().table().toLowerCase(java.util.Locale.ROOT), t -> new java.util.ArrayList<>())
           .add(column);
     }
+    byTable.forEach(
+        (table, ofTable) -> policedByTable.put(table, ofTable.stream().map(ColumnPolicy::policed).toList()));
   }
 
   public String dbId() {
@@ -38,7 +41,7 @@ public final class DatabasePolicies {
   public List<PolicedColumn> policed(java.util.Collection<String> tables) {
     List<PolicedColumn> columns = new java.util.ArrayList<>();
     for (String table : tables) {
-      ofTable(table).forEach(c -> columns.add(c.policed()));
+      columns.addAll(policedByTable.getOrDefault(table.toLowerCase(java.util.Locale.ROOT), List.of()));
     }
     return columns;
   }

@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import rolepolicy.engine.ColumnPolicy;
 import rolepolicy.engine.DatabasePolicies;
 import rolepolicy.model.ColumnRef;
@@ -36,14 +37,14 @@ final class DatabaseContext {
   /** How many question outcomes {@link #recentOutcome} keeps, per database. */
   private static final int RECENT_OUTCOMES = 4;
 
-  /** An outcome's key: the SQL text and its AST (compared as JSON trees; either may be null). */
-  private record OutcomeKey(String sql, JsonNode ast) {}
+  /** A recent question's AST (compared as a JSON tree; may be null) and outcome. */
+  private record Recent(JsonNode ast, QuestionGenerator.Outcome outcome) {}
 
-  private final Map<OutcomeKey, QuestionGenerator.Outcome> recentOutcomes =
+  /** Recent outcomes by SQL text: the AST is compared only when the text is known. */
+  private final Map<String, Recent> recentOutcomes =
       new LinkedHashMap<>(RECENT_OUTCOMES * 2, 0.75f, true) {
         @Override
-        protected boolean removeEldestEntry(
-            Map.Entry<OutcomeKey, QuestionGenerator.Outcome> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<String, Recent> eldest) {
           return size() > RECENT_OUTCOMES;
         }
       };
@@ -71,11 +72,11 @@ final class DatabaseContext {
     } catch (SqlAnalysisException e) {
       throw new SqlTextException("cannot analyse SQL text: " + e.getMessage());
     }
-    List<String> found = analysis.columnRefs().stream().map(DatabaseContext::signature).toList();
-    List<String> wanted = expected.stream().map(DatabaseContext::signature).toList();
-    if (!found.equals(wanted)) {
+    List<ColumnRef> found = analysis.columnRefs();
+    if (!sameReferences(found, expected)) {
       throw new SqlTextException(
-          "SQL text gives references " + found + " but the AST gives " + wanted + ": " + sql);
+          "SQL text gives references " + signatures(found) + " but the AST gives "
+              + signatures(expected) + ": " + sql);
     }
     return analysis;
   }
@@ -105,19 +106,43 @@ final class DatabaseContext {
    * query, one after the other.
    */
   QuestionGenerator.Outcome recentOutcome(String sql, JsonNode ast, boolean withFirings) {
+    Recent recent;
     synchronized (recentOutcomes) {
-      QuestionGenerator.Outcome known = recentOutcomes.get(new OutcomeKey(sql, ast));
-      return known == null || (withFirings && known.firings() == null) ? null : known;
+      recent = recentOutcomes.get(sql);
     }
+    if (recent == null || !Objects.equals(recent.ast(), ast)) {
+      return null;
+    }
+    return withFirings && recent.outcome().firings() == null ? null : recent.outcome();
   }
 
   void rememberOutcome(String sql, JsonNode ast, QuestionGenerator.Outcome outcome) {
     synchronized (recentOutcomes) {
-      recentOutcomes.put(new OutcomeKey(sql, ast), outcome);
+      recentOutcomes.put(sql, new Recent(ast, outcome));
     }
   }
 
-  private static String signature(ColumnRef ref) {
-    return ref.column() + " " + ref.role() + " " + ref.aggId() + " " + ref.selectItem();
+  /** Whether two lists name the same columns with the same roles, aggregates and SELECT items. */
+  private static boolean sameReferences(List<ColumnRef> a, List<ColumnRef> b) {
+    if (a.size() != b.size()) {
+      return false;
+    }
+    for (int i = 0; i < a.size(); i++) {
+      ColumnRef x = a.get(i);
+      ColumnRef y = b.get(i);
+      if (!x.column().equals(y.column())
+          || x.role() != y.role()
+          || x.aggId() != y.aggId()
+          || x.selectItem() != y.selectItem()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static List<String> signatures(List<ColumnRef> refs) {
+    return refs.stream()
+        .map(r -> r.column() + " " + r.role() + " " + r.aggId() + " " + r.selectItem())
+        .toList();
   }
 }
