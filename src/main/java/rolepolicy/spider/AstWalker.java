@@ -200,7 +200,7 @@ public final class AstWalker {
             "AST " + path + "/1: column id " + columnId + " is out of range for " + schema.dbId());
         return null;
       }
-      return schema.column(columnId).key();
+      return schema.key(columnId);
     }
   }
 

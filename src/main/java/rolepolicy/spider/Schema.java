@@ -17,6 +17,7 @@ public final class Schema {
   private final List<String> tables;
   private final List<SchemaColumn> columns;
   private final Map<String, SchemaColumn> byKey = new LinkedHashMap<>();
+  private final String[] keys;
   private final Map<String, String> tableByLowerName = new LinkedHashMap<>();
   private final List<ForeignKey> foreignKeys;
 
@@ -39,9 +40,12 @@ public final class Schema {
     for (String table : tables) {
       tableByLowerName.putIfAbsent(table.toLowerCase(Locale.ROOT), table);
     }
-    for (SchemaColumn column : columns) {
+    this.keys = new String[this.columns.size()];
+    for (int i = 0; i < keys.length; i++) {
+      SchemaColumn column = this.columns.get(i);
+      keys[i] = column.key();
       if (column.index() > 0) {
-        byKey.putIfAbsent(column.key(), column);
+        byKey.putIfAbsent(keys[i], column);
       }
     }
   }
@@ -71,6 +75,11 @@ public final class Schema {
 
   public SchemaColumn column(int index) {
     return columns.get(index);
+  }
+
+  /** The key of the column at this index: {@link SchemaColumn#key()}, computed once. */
+  public String key(int index) {
+    return keys[index];
   }
 
   /** The column with this {@code table.column} key (case-insensitive). */

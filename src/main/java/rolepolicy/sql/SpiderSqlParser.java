@@ -164,6 +164,8 @@ final class SpiderSqlParser {
 
   private final List<Token> tokens = new ArrayList<>();
   private final List<Integer> types = new ArrayList<>();
+  /** Each WORD token upper-cased, else null: keywords are compared in upper case. */
+  private final List<String> words = new ArrayList<>();
   private int at;
 
   private SpiderSqlParser() {}
@@ -267,6 +269,7 @@ final class SpiderSqlParser {
       }
       tokens.add(token);
       types.add(type);
+      words.add(type == WORD ? token.image.toUpperCase(Locale.ROOT) : null);
     }
   }
 
@@ -310,8 +313,9 @@ final class SpiderSqlParser {
     return at + offset < tokens.size() ? types.get(at + offset) : -1;
   }
 
+  /** Whether the token at offset is the keyword, given in upper case. */
   private boolean isKeyword(int offset, String keyword) {
-    return type(offset) == WORD && token(offset).image.equalsIgnoreCase(keyword);
+    return type(offset) == WORD && words.get(at + offset).equals(keyword);
   }
 
   private boolean isSymbol(int offset, String symbol) {
@@ -357,7 +361,7 @@ final class SpiderSqlParser {
     if (type(offset) != WORD) {
       return false;
     }
-    String word = token(offset).image.toUpperCase(Locale.ROOT);
+    String word = words.get(at + offset);
     if (KEYWORDS.contains(word)) {
       return false;
     }
@@ -370,7 +374,7 @@ final class SpiderSqlParser {
 
   /** Whether the token at offset is a name that may stand as an alias without AS. */
   private boolean isPlainName(int offset) {
-    return isName(offset) && !KEYWORD_NAMES.contains(token(offset).image.toUpperCase(Locale.ROOT));
+    return isName(offset) && !KEYWORD_NAMES.contains(words.get(at + offset));
   }
 
   private String expectName() {
