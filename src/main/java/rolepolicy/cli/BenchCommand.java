@@ -156,9 +156,10 @@ public final class BenchCommand implements Callable<Integer> {
         throw new ParameterException(spec.commandLine(), "bench times train and dev only, not '" + split + "'");
       }
     }
-    if (runs < 1 || warmup < 0 || mavenRuns < 0 || c1Runs < 0 || launcherRuns < 0 || scale < 0) {
+    if (runs < 1 || warmup < 1 || mavenRuns < 0 || c1Runs < 0 || launcherRuns < 0 || scale < 0) {
+      // the I/O floor writes the records of an untimed pass: --warmup 1 at least
       throw new ParameterException(spec.commandLine(),
-          "--runs must be at least 1; --warmup, --maven-runs, --c1-runs, --launcher-runs and --scale at least 0");
+          "--runs and --warmup must be at least 1; --maven-runs, --c1-runs, --launcher-runs and --scale at least 0");
     }
     if (baselineJar != null && !Files.isRegularFile(baselineJar)) {
       throw new InputException(baselineJar + ": baseline jar not found");
@@ -526,7 +527,7 @@ public final class BenchCommand implements Callable<Integer> {
   private Scale scale(Path dir, List<Path> inputs, String java) throws IOException, InterruptedException {
     Path scaled = Files.createDirectories(dir.resolve("scale"));
     Files.copy(spider.resolve("tables.json"), scaled.resolve("tables.json"));
-    out.printf("scale: the splits repeated, one child JVM per size with -Xmx%s (java -Xmx%s -cp %s %s generate ...)%n",
+    out.printf("scale: the splits repeated (each copy's SQL texts one space longer), one child JVM per size with -Xmx%s (java -Xmx%s -cp %s %s generate ...)%n",
         scaleHeap, scaleHeap, jar, MeasuredRun.class.getSimpleName());
     out.println("  questions    wall s  ms/1000 q  questions/s  CPU s  peak heap MB  live heap MB  peak RSS MB");
     int[] sizes = {scale / 4, scale / 2, scale};
@@ -564,16 +565,26 @@ public final class BenchCommand implements Callable<Integer> {
   }
 
   /** Writes the records of the inputs, over and over, until {@code size} are written. */
+  /**
+   * Writes the inputs' records again and again up to {@code size}. Each copy after the first ends
+   * its SQL texts with one more space, so that no copy meets an earlier copy's analyses or outcomes:
+   * a dataset that large would not repeat its queries.
+   */
   private static void repeat(List<Path> inputs, int size, Path target) throws IOException {
     int written = 0;
     try (JsonGenerator writer = DatasetWriter.JSON.getFactory().createGenerator(target.toFile(), com.fasterxml.jackson.core.JsonEncoding.UTF8)) {
       writer.writeStartArray();
-      while (written < size) {
+      for (int copy = 0; written < size; copy++) {
         for (Path input : inputs) {
           try (JsonParser parser = DatasetWriter.JSON.getFactory().createParser(input.toFile())) {
             parser.nextToken();
             while (written < size && parser.nextToken() == JsonToken.START_OBJECT) {
-              writer.copyCurrentStructure(parser);
+              JsonNode record = DatasetWriter.JSON.readTree(parser);
+              if (copy > 0 && record.path("query").isTextual()) {
+                ((com.fasterxml.jackson.databind.node.ObjectNode) record)
+                    .put("query", record.get("query").asText() + " ".repeat(copy));
+              }
+              DatasetWriter.JSON.writeTree(writer, record);
               written++;
             }
           }

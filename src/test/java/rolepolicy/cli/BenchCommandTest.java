@@ -44,6 +44,12 @@ class BenchCommandTest {
   }
 
   @Test
+  void aWarmupOfNoPassIsRefused() {
+    assertEquals(2, bench("--spider", "data/spider", "--warmup", "0"));
+    assertTrue(err.toString().contains("--runs and --warmup must be at least 1"), err.toString());
+  }
+
+  @Test
   void aMissingBaselineJarIsNamed() {
     assertEquals(Main.BAD_INPUT, bench("--spider", "data/spider", "--splits", "dev", "--baseline-jar", "target/old.jar"));
     assertTrue(err.toString().contains("target/old.jar: baseline jar not found"), err.toString());
