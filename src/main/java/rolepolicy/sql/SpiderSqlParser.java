@@ -128,7 +128,7 @@ final class SpiderSqlParser {
    * JSqlParser keywords that Spider uses as table or column names and that JSqlParser reads as
    * names there (SpiderSqlParserTest checks each in every position this parser accepts it).
    */
-  private static final Set<String> KEYWORD_NAMES =
+  static final Set<String> KEYWORD_NAMES =
       Set.of(
           "ACTIVE",
           "BLOCK",
