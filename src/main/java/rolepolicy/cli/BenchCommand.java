@@ -61,7 +61,7 @@ import rolepolicy.spider.SplitReader;
       "(mvn -B -q package -DskipTests). Takes a few minutes; medians with min-max over the runs."
     })
 public final class BenchCommand implements Callable<Integer> {
-  /** The targets. */
+  /** The speed and memory targets. */
   private static final double PYTHON_SECONDS = 2.8;
   private static final double TARGET_RATE = 20_000;
   private static final double TARGET_FLOOR_RATIO = 3;
@@ -357,7 +357,12 @@ public final class BenchCommand implements Callable<Integer> {
   private Spread launcher(Path dir, List<String> generateArgs, Path launcherOut)
       throws IOException, InterruptedException {
     Path script = Path.of("bin", "rolepolicy");
-    Path archive = jar.resolveSibling("rolepolicy.jsa");
+    Path scriptJar = Path.of("target", "rolepolicy.jar");
+    Path archive = scriptJar.resolveSibling("rolepolicy.jsa");
+    if (!jar.toAbsolutePath().normalize().equals(scriptJar.toAbsolutePath().normalize())) {
+      out.printf("bin/rolepolicy: skipped (it runs %s, not %s)%n", scriptJar, jar);
+      return null;
+    }
     if (!Files.isRegularFile(script) || !Files.isRegularFile(archive)) {
       out.printf("bin/rolepolicy: skipped (run from the project folder after mvn package, which records %s)%n", archive);
       return null;
@@ -371,7 +376,7 @@ public final class BenchCommand implements Callable<Integer> {
       }
     }
     Spread wall = Spread.of(walls);
-    List<String> flags = List.of(C1, "-XX:+UseSerialGC", "-XX:SharedArchiveFile=" + archive, "-Xlog:cds=off");
+    List<String> flags = List.of(C1, "-XX:+UseSerialGC", "-XX:SharedArchiveFile=" + archive, "-Xlog:cds=off", "-Xlog:cds+dynamic=off");
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     Child measured = child(dir, concat(concat(List.of(java), flags), List.of("-cp", jar.toString(), MeasuredRun.class.getName()),
         concat(generateArgs, List.of("--out", dir.resolve("measured").toString()))));
@@ -564,7 +569,6 @@ public final class BenchCommand implements Callable<Integer> {
     return last;
   }
 
-  /** Writes the records of the inputs, over and over, until {@code size} are written. */
   /**
    * Writes the inputs' records again and again up to {@code size}. Each copy after the first ends
    * its SQL texts with one more space, so that no copy meets an earlier copy's analyses or outcomes:
@@ -618,7 +622,9 @@ public final class BenchCommand implements Callable<Integer> {
     Path stdout = Files.createTempFile(dir, "child", ".out");
     Path stderr = Files.createTempFile(dir, "child", ".err");
     long start = System.nanoTime();
-    Process process = new ProcessBuilder(command)
+    ProcessBuilder builder = new ProcessBuilder(command);
+    builder.environment().put("JAVA_HOME", System.getProperty("java.home")); // bin/rolepolicy and mvn: this JDK
+    Process process = builder
         .redirectOutput(stdout.toFile())
         .redirectError(stderr.toFile())
         .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))

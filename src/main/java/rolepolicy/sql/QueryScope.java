@@ -221,7 +221,7 @@ final class QueryScope {
     }
     return schema
         .columnByKey(entry.schemaTable() + "." + name)
-        .map(c -> new Base(schema.key(c.index()), entry.qualifier()));
+        .map(c -> new Base(c.key(), entry.qualifier()));
   }
 
   /**

@@ -855,7 +855,7 @@ final class SpiderSqlParser {
    */
   private Function function() {
     Token name = token(0);
-    if (type(0) != WORD || !FUNCTIONS.contains(name.image.toUpperCase(Locale.ROOT))) {
+    if (type(0) != WORD || !FUNCTIONS.contains(words.get(at))) {
       throw Decline.INSTANCE;
     }
     at += 2;

@@ -76,10 +76,9 @@ public final class SqlEdits {
           PLAIN_NAME.matcher(name).matches() && readsAsColumn(name, name)
               ? name
               : "`" + name.replace("`", "``") + "`";
-      if (IDENTIFIERS.size() >= MAX_IDENTIFIERS) {
-        IDENTIFIERS.clear();
+      if (IDENTIFIERS.size() < MAX_IDENTIFIERS) {
+        IDENTIFIERS.put(name, known);
       }
-      IDENTIFIERS.put(name, known);
     }
     return known;
   }

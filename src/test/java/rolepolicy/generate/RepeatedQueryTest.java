@@ -3,6 +3,8 @@ package rolepolicy.generate;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -41,9 +43,10 @@ class RepeatedQueryTest {
     Question repeat = devQuestion(4, "Another wording of the same question", first.sql().deepCopy());
 
     QuestionGenerator generator = newGenerator();
-    generator.generate("dev_0003", first, new Audit());
+    QuestionRecord decided = generator.generate("dev_0003", first, new Audit());
     Audit reusedAudit = new Audit();
     QuestionRecord reused = generator.generate("dev_0004", repeat, reusedAudit);
+    assertSame(decided.goldLabel(), reused.goldLabel(), "the outcome was reused, not decided again");
     Audit freshAudit = new Audit();
     QuestionRecord fresh = newGenerator().generate("dev_0004", repeat, freshAudit);
 
@@ -64,6 +67,7 @@ class RepeatedQueryTest {
     QuestionRecord other = generator.generate("dev_0004", sameTextOtherAst, null);
 
     assertNotEquals(original.goldLabel(), other.goldLabel());
+    assertNotSame(original.goldLabel(), other.goldLabel());
     assertEquals(newGenerator().generate("dev_0004", sameTextOtherAst, null), other);
     assertEquals(original, generator.generate("dev_0003", first, null));
   }

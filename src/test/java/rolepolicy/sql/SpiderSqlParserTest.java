@@ -82,6 +82,12 @@ class SpiderSqlParserTest {
         "SELECT Name FROM singer WHERE Age BETWEEN -50 AND (SELECT max(Age) FROM singer)",
         "SELECT Name FROM singer GROUP BY Name, (Age)",
         "SELECT Age\n/ 2 / \nAge\ngo FROM singer GO",
+        // with a space or tab between them and the line break, / and go are plain tokens
+        "SELECT Age\n/ \n2 FROM singer",
+        "SELECT Age\n/\t\n2 FROM singer",
+        "SELECT Age\n /\n2 FROM singer",
+        "SELECT Name FROM singer\ngo  \nWHERE Age = 1",
+        "SELECT Name FROM singer\n  go\nWHERE Age = 1",
       })
   void buildsJSqlParsersTree(String sql) {
     String fast = ParseTrees.fast(sql);
