@@ -26,13 +26,7 @@ final class DatabaseContext {
   /** How many analyses {@link #analyse} keeps, per database. */
   private static final int RECENT = 32;
 
-  private final Map<String, SqlAnalysis> recent =
-      new LinkedHashMap<>(RECENT * 2, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, SqlAnalysis> eldest) {
-          return size() > RECENT;
-        }
-      };
+  private final RecentValues<String, SqlAnalysis> recent = new RecentValues<>(RECENT);
 
   /** How many question outcomes {@link #recentOutcome} keeps, per database. */
   private static final int RECENT_OUTCOMES = 4;
@@ -41,13 +35,7 @@ final class DatabaseContext {
   private record Recent(JsonNode ast, QuestionGenerator.Outcome outcome) {}
 
   /** Recent outcomes by SQL text: the AST is compared only when the text is known. */
-  private final Map<String, Recent> recentOutcomes =
-      new LinkedHashMap<>(RECENT_OUTCOMES * 2, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Recent> eldest) {
-          return size() > RECENT_OUTCOMES;
-        }
-      };
+  private final RecentValues<String, Recent> recentOutcomes = new RecentValues<>(RECENT_OUTCOMES);
 
   DatabaseContext(Schema schema, DatabasePolicies policies) {
     this.schema = schema;
@@ -87,14 +75,9 @@ final class DatabaseContext {
    * An analysis is a value: the same text always gives the same one.
    */
   SqlAnalysis analyse(String sql) {
-    synchronized (recent) {
-      SqlAnalysis known = recent.get(sql);
-      if (known != null) {
-        return known;
-      }
-    }
-    SqlAnalysis analysis = analyzer.analyse(sql);
-    synchronized (recent) {
+    SqlAnalysis analysis = recent.get(sql);
+    if (analysis == null) {
+      analysis = analyzer.analyse(sql);
       recent.put(sql, analysis);
     }
     return analysis;
@@ -106,10 +89,7 @@ final class DatabaseContext {
    * query, one after the other.
    */
   QuestionGenerator.Outcome recentOutcome(String sql, JsonNode ast, boolean withFirings) {
-    Recent recent;
-    synchronized (recentOutcomes) {
-      recent = recentOutcomes.get(sql);
-    }
+    Recent recent = recentOutcomes.get(sql);
     if (recent == null || !Objects.equals(recent.ast(), ast)) {
       return null;
     }
@@ -117,9 +97,7 @@ final class DatabaseContext {
   }
 
   void rememberOutcome(String sql, JsonNode ast, QuestionGenerator.Outcome outcome) {
-    synchronized (recentOutcomes) {
-      recentOutcomes.put(sql, new Recent(ast, outcome));
-    }
+    recentOutcomes.put(sql, new Recent(ast, outcome));
   }
 
   /** Whether two lists name the same columns with the same roles, aggregates and SELECT items. */

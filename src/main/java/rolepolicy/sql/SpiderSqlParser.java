@@ -3,9 +3,7 @@ package rolepolicy.sql;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import net.sf.jsqlparser.expression.Alias;
 import net.sf.jsqlparser.expression.BinaryExpression;
 import net.sf.jsqlparser.expression.DoubleValue;
@@ -148,10 +146,8 @@ final class SpiderSqlParser {
           "TYPE",
           "YEAR");
 
-  /** Whether JSqlParser's lexer reads a word (upper case) as a plain identifier; bounded. */
-  private static final Map<String, Boolean> PLAIN_WORDS = new ConcurrentHashMap<>();
-
-  private static final int MAX_PLAIN_WORDS = 10_000;
+  /** Whether JSqlParser's lexer reads a word (upper case) as a plain identifier. */
+  private static final NameMemo<Boolean> PLAIN_WORDS = new NameMemo<>(SpiderSqlParser::lexesAsName);
 
   /** Thrown, without a stack trace, where the parser declines. */
   private static final class Decline extends RuntimeException {
@@ -384,22 +380,18 @@ final class SpiderSqlParser {
     return tokens.get(at++).image;
   }
 
-  /** Whether JSqlParser's lexer reads the word as an identifier rather than a keyword. */
   private static boolean isPlainWord(String word) {
-    Boolean plain = PLAIN_WORDS.get(word);
-    if (plain == null) {
-      CCJSqlParserTokenManager lexer =
-          new CCJSqlParserTokenManager(new SimpleCharStream(new StringProvider(word)));
-      Token first = lexer.getNextToken();
-      plain =
-          first.kind == CCJSqlParserConstants.S_IDENTIFIER
-              && first.image.equals(word)
-              && lexer.getNextToken().kind == CCJSqlParserConstants.EOF;
-      if (PLAIN_WORDS.size() < MAX_PLAIN_WORDS) {
-        PLAIN_WORDS.put(word, plain);
-      }
-    }
-    return plain;
+    return PLAIN_WORDS.get(word);
+  }
+
+  /** Whether JSqlParser's lexer reads the word as an identifier rather than a keyword. */
+  private static boolean lexesAsName(String word) {
+    CCJSqlParserTokenManager lexer =
+        new CCJSqlParserTokenManager(new SimpleCharStream(new StringProvider(word)));
+    Token first = lexer.getNextToken();
+    return first.kind == CCJSqlParserConstants.S_IDENTIFIER
+        && first.image.equals(word)
+        && lexer.getNextToken().kind == CCJSqlParserConstants.EOF;
   }
 
   private static void node(ASTNodeAccess element, int id, Token first, Token last) {

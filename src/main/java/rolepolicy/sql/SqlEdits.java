@@ -1,7 +1,5 @@
 package rolepolicy.sql;
 
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 import net.sf.jsqlparser.JSQLParserException;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
@@ -15,10 +13,8 @@ public final class SqlEdits {
   private static final Pattern PLAIN_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
   private static final Pattern FUNCTION_NAME = Pattern.compile("[A-Za-z_]+");
 
-  /** Column names as SQL text, decided once each (a parse per name is slow); bounded. */
-  private static final Map<String, String> IDENTIFIERS = new ConcurrentHashMap<>();
-
-  private static final int MAX_IDENTIFIERS = 10_000;
+  /** Column names as SQL text, decided once each (a parse per name is slow). */
+  private static final NameMemo<String> IDENTIFIERS = new NameMemo<>(SqlEdits::writeIdentifier);
 
   private SqlEdits() {}
 
@@ -70,17 +66,13 @@ public final class SqlEdits {
    * backticks.
    */
   static String identifier(String name) {
-    String known = IDENTIFIERS.get(name);
-    if (known == null) {
-      known =
-          PLAIN_NAME.matcher(name).matches() && readsAsColumn(name, name)
-              ? name
-              : "`" + name.replace("`", "``") + "`";
-      if (IDENTIFIERS.size() < MAX_IDENTIFIERS) {
-        IDENTIFIERS.put(name, known);
-      }
-    }
-    return known;
+    return IDENTIFIERS.get(name);
+  }
+
+  private static String writeIdentifier(String name) {
+    return PLAIN_NAME.matcher(name).matches() && readsAsColumn(name, name)
+        ? name
+        : "`" + name.replace("`", "``") + "`";
   }
 
   private static boolean readsAsColumn(String text, String name) {
