@@ -4,9 +4,10 @@ import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import rolepolicy.engine.RuleFileException;
+import rolepolicy.llm.EndpointException;
 import rolepolicy.spider.InputException;
 
-/** Entry point: {@code rolepolicy generate | evaluate | review | report | bench}; no arguments runs {@code generate} on the bundled dev split. */
+/** Entry point: {@code rolepolicy generate | evaluate | review | report | bench | score-tables}; no arguments runs {@code generate} on the bundled dev split. */
 @Command(
     name = "rolepolicy",
     mixinStandardHelpOptions = true,
@@ -17,7 +18,8 @@ import rolepolicy.spider.InputException;
       EvaluateCommand.class,
       ReviewCommand.class,
       ReportCommand.class,
-      BenchCommand.class
+      BenchCommand.class,
+      ScoreTablesCommand.class
     })
 public final class Main {
   /** Exit code for bad input or a rule file that does not compile. */
@@ -40,7 +42,7 @@ public final class Main {
     cli.setErr(err);
     cli.setExecutionExceptionHandler(
         (e, commandLine, parseResult) -> {
-          if (e instanceof InputException || e instanceof RuleFileException) {
+          if (e instanceof InputException || e instanceof RuleFileException || e instanceof EndpointException) {
             err.println("error: " + e.getMessage());
             return BAD_INPUT;
           }

@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
+import rolepolicy.db.Execution;
+import rolepolicy.db.SqliteRunner;
 import rolepolicy.engine.QuestionEngine;
 import rolepolicy.evaluate.QuestionResult.Found;
 import rolepolicy.evaluate.QuestionResult.Outcome;

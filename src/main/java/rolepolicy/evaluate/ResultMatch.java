@@ -1,9 +1,9 @@
 package rolepolicy.evaluate;
 
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import rolepolicy.tablescore.CellText;
 
 /**
  * Compares two query results as Spider's execution accuracy does: rows as multisets (as lists
@@ -51,17 +51,6 @@ public final class ResultMatch {
 
   /** A text that is equal for equal values: numbers by value, the rest as text, NULL apart. */
   static String canonical(Object value) {
-    if (value == null) {
-      return "\u0000NULL";
-    } else if (value instanceof Number number) {
-      double d = number.doubleValue();
-      if (Double.isNaN(d) || Double.isInfinite(d)) {
-        return "n:" + d;
-      }
-      return "n:" + new BigDecimal(number.toString()).stripTrailingZeros().toPlainString();
-    } else if (value instanceof byte[] bytes) {
-      return "b:" + java.util.HexFormat.of().formatHex(bytes);
-    }
-    return "s:" + value;
+    return CellText.exact(value);
   }
 }

@@ -10,6 +10,7 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import rolepolicy.TestData;
+import rolepolicy.db.SqliteRunner;
 import rolepolicy.engine.QuestionEngine;
 import rolepolicy.evaluate.QuestionResult.Found;
 import rolepolicy.generate.SpiderRun;

@@ -14,7 +14,9 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import rolepolicy.evaluate.Execution.Status;
+import rolepolicy.db.Execution;
+import rolepolicy.db.Execution.Status;
+import rolepolicy.db.SqliteRunner;
 
 /** Execution and result comparison on small SQLite files built here. */
 class ExecutionMatchTest {

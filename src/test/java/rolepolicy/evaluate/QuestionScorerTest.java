@@ -9,6 +9,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import rolepolicy.TestData;
+import rolepolicy.db.SqliteRunner;
 import rolepolicy.engine.ColumnPolicy;
 import rolepolicy.engine.QuestionEngine;
 import rolepolicy.evaluate.QuestionResult.Outcome;

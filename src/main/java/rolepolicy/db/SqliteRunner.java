@@ -1,21 +1,13 @@
-package rolepolicy.evaluate;
+package rolepolicy.db;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteOpenMode;
 
@@ -25,24 +17,17 @@ import org.sqlite.SQLiteOpenMode;
  */
 public final class SqliteRunner implements AutoCloseable {
   /** A result larger than this is an error rather than a memory hazard. */
-  static final int MAX_ROWS = 1_000_000;
+  static final int MAX_ROWS = TimedQuery.MAX_ROWS;
 
   private final Path databases;
-  private final long timeoutMillis;
   private final Map<String, Connection> connections = new HashMap<>();
   /** Why a database could not be opened, by db_id: asked once, not on every query. */
   private final Map<String, String> unusable = new HashMap<>();
-  private final ScheduledExecutorService watchdog =
-      Executors.newSingleThreadScheduledExecutor(
-          r -> {
-            Thread t = new Thread(r, "sqlite-timeout");
-            t.setDaemon(true);
-            return t;
-          });
+  private final TimedQuery query;
 
   public SqliteRunner(Path databases, double timeoutSeconds) {
     this.databases = databases;
-    this.timeoutMillis = Math.round(timeoutSeconds * 1000);
+    this.query = new TimedQuery(timeoutSeconds);
   }
 
   public Path databaseFile(String dbId) {
@@ -72,46 +57,7 @@ public final class SqliteRunner implements AutoCloseable {
     if (connection == null) {
       return Execution.failed(Execution.Status.NO_DATABASE, databaseFile(dbId) + ": no such file");
     }
-    AtomicBoolean timedOut = new AtomicBoolean();
-    try (Statement statement = connection.createStatement()) {
-      ScheduledFuture<?> timer =
-          watchdog.schedule(
-              () -> {
-                timedOut.set(true);
-                try {
-                  statement.cancel();
-                } catch (SQLException e) {
-                  // the query ends by itself
-                }
-              },
-              timeoutMillis,
-              TimeUnit.MILLISECONDS);
-      try (ResultSet result = statement.executeQuery(sql)) {
-        int width = result.getMetaData().getColumnCount();
-        List<List<Object>> rows = new ArrayList<>();
-        while (result.next()) {
-          if (rows.size() == maxRows) {
-            if (cut) {
-              return new Execution(Execution.Status.OK, rows, "more than " + maxRows + " rows; stopped reading");
-            }
-            return Execution.failed(Execution.Status.ERROR, "more than " + MAX_ROWS + " rows");
-          }
-          List<Object> row = new ArrayList<>(width);
-          for (int c = 1; c <= width; c++) {
-            row.add(result.getObject(c));
-          }
-          rows.add(row);
-        }
-        return Execution.ok(rows);
-      } finally {
-        timer.cancel(false);
-      }
-    } catch (SQLException e) {
-      if (timedOut.get()) {
-        return Execution.failed(Execution.Status.TIMEOUT, "no result within " + timeoutMillis + " ms");
-      }
-      return Execution.failed(Execution.Status.ERROR, e.getMessage());
-    }
+    return query.run(connection, sql, maxRows, cut);
   }
 
   /** The open connection of a database, or null when its file does not exist. */
@@ -150,7 +96,7 @@ public final class SqliteRunner implements AutoCloseable {
 
   @Override
   public void close() {
-    watchdog.shutdownNow();
+    query.close();
     for (Connection connection : connections.values()) {
       try {
         if (connection != null) {

@@ -1,0 +1,74 @@
+package rolepolicy.llm;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import rolepolicy.spider.InputException;
+
+/**
+ * A prompt kept as a text file, read at run time: {@code {{name}}} stands for a value the tool
+ * fills in. A placeholder the caller does not know is an error naming file and line.
+ */
+public final class PromptTemplate {
+  private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{\\s*([A-Za-z_][A-Za-z0-9_]*)\\s*}}");
+
+  private final Path file;
+  private final String text;
+
+  private PromptTemplate(Path file, String text) {
+    this.file = file;
+    this.text = text;
+  }
+
+  /** Reads a template; every placeholder must be one of {@code known}. */
+  public static PromptTemplate read(Path file, Set<String> known) {
+    String text;
+    try {
+      text = Files.readString(file, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new InputException(file + ": cannot read the prompt template (" + InputException.reason(e) + ")", e);
+    }
+    List<String> lines = text.lines().toList();
+    for (int i = 0; i < lines.size(); i++) {
+      Matcher m = PLACEHOLDER.matcher(lines.get(i));
+      while (m.find()) {
+        if (!known.contains(m.group(1))) {
+          throw new InputException(file + ": line " + (i + 1) + ": unknown placeholder {{" + m.group(1)
+              + "}}; this template may use " + String.join(", ", new TreeSet<>(known).stream().map(k -> "{{" + k + "}}").toList()));
+        }
+      }
+      int open = lines.get(i).indexOf("{{");
+      if (open >= 0 && !PLACEHOLDER.matcher(lines.get(i).substring(open)).lookingAt()) {
+        throw new InputException(file + ": line " + (i + 1) + ": '{{' that does not start a placeholder {{name}}");
+      }
+    }
+    return new PromptTemplate(file, text);
+  }
+
+  public Path file() {
+    return file;
+  }
+
+  /** The template's text, as read: part of what identifies a cached answer. */
+  public String text() {
+    return text;
+  }
+
+  public String render(Map<String, String> values) {
+    Matcher m = PLACEHOLDER.matcher(text);
+    StringBuilder out = new StringBuilder();
+    while (m.find()) {
+      String value = values.get(m.group(1));
+      m.appendReplacement(out, Matcher.quoteReplacement(value == null ? "" : value));
+    }
+    m.appendTail(out);
+    return out.toString();
+  }
+}

@@ -1,0 +1,160 @@
+package rolepolicy.tablescore;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import rolepolicy.db.DuckDb;
+import rolepolicy.db.Execution;
+import rolepolicy.spider.InputException;
+
+/**
+ * A dataset's ground-truth tables in DuckDB. Each CSV is read as text and every column cast by
+ * its attribute's {@code value_type}, not by DuckDB's type guessing: {@code int} and {@code float}
+ * after trimming and dropping thousands separators (a cell that is not such a number becomes
+ * NULL and is counted), {@code str} and {@code multi_str} trimmed; a blank cell is NULL.
+ *
+ * <p>Table names: in a dataset of several CSV files, a file's stem is its table's name; a dataset
+ * of one file is queried under several names, so there every name its queries use reads that file.
+ */
+public final class GroundTruth implements AutoCloseable {
+  private final DuckDb db;
+  /** Column names by table (lower-cased table name). */
+  private final Map<String, List<String>> columns = new LinkedHashMap<>();
+  /** Per table (as loaded), per column: cells that were not a number of the column's type. */
+  private final Map<String, Map<String, Integer>> castFailures = new TreeMap<>();
+
+  private GroundTruth(DuckDb db) {
+    this.db = db;
+  }
+
+  /** The CSV files of a dataset folder, by name. */
+  public static List<Path> csvFiles(Path dataset) {
+    try (Stream<Path> files = Files.list(dataset)) {
+      return files.filter(f -> f.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".csv"))
+          .sorted().toList();
+    } catch (java.io.IOException e) {
+      throw new InputException(dataset + ": cannot list (" + InputException.reason(e) + ")", e);
+    }
+  }
+
+  /**
+   * Loads the dataset's CSV files.
+   *
+   * @param aliases for a one-file dataset, the other table names its queries use
+   */
+  public static GroundTruth load(Path dataset, Attributes attributes, List<String> aliases, double timeoutSeconds) {
+    List<Path> files = csvFiles(dataset);
+    if (files.isEmpty()) {
+      throw new InputException(dataset + ": no ground-truth CSV file");
+    }
+    GroundTruth truth = new GroundTruth(new DuckDb(timeoutSeconds));
+    try {
+      for (Path file : files) {
+        String stem = file.getFileName().toString().replaceFirst("(?i)\\.csv$", "");
+        truth.loadTable(file, stem, attributes);
+      }
+      if (files.size() == 1) {
+        String stem = truth.columns.keySet().iterator().next();
+        for (String alias : aliases) {
+          String lower = alias.toLowerCase(Locale.ROOT);
+          if (!truth.columns.containsKey(lower)) {
+            truth.db.execute(List.of("CREATE VIEW " + DuckDb.identifier(alias) + " AS SELECT * FROM "
+                + DuckDb.identifier(stem)));
+            truth.columns.put(lower, truth.columns.get(stem));
+          }
+        }
+      }
+      return truth;
+    } catch (SQLException e) {
+      truth.close();
+      throw new InputException(dataset + ": " + e.getMessage(), e);
+    } catch (RuntimeException e) {
+      truth.close();
+      throw e;
+    }
+  }
+
+  private void loadTable(Path file, String name, Attributes attributes) throws SQLException {
+    String raw = DuckDb.identifier("raw " + name);
+    try {
+      db.execute(List.of("CREATE TABLE " + raw + " AS SELECT * FROM " + DuckDb.readCsv(file)));
+    } catch (SQLException e) {
+      throw new InputException(file + ": not a readable CSV file: " + firstLine(e.getMessage()), e);
+    }
+    Execution header = db.query("SELECT * FROM " + raw + " LIMIT 0");
+    Map<String, Attributes.Attribute> typed = attributes.table(name);
+    List<String> casts = new ArrayList<>();
+    List<String> failures = new ArrayList<>();
+    List<String> numeric = new ArrayList<>();
+    for (String column : header.columns()) {
+      Attributes.Attribute attribute = typed == null ? null : typed.get(column.toLowerCase(Locale.ROOT));
+      String type = attribute == null ? "str" : attribute.valueType();
+      String cell = DuckDb.identifier(column);
+      String cast = cast(cell, type);
+      casts.add(cast + " AS " + cell);
+      if (type.equals("int") || type.equals("float")) {
+        numeric.add(column);
+        failures.add("count(*) FILTER (WHERE NULLIF(TRIM(" + cell + "), '') IS NOT NULL AND " + cast + " IS NULL)");
+      }
+    }
+    db.execute(List.of(
+        "CREATE TABLE " + DuckDb.identifier(name) + " AS SELECT " + String.join(", ", casts) + " FROM " + raw));
+    if (!numeric.isEmpty()) {
+      Execution counts = db.query("SELECT " + String.join(", ", failures) + " FROM " + raw);
+      Map<String, Integer> failed = new TreeMap<>();
+      for (int i = 0; i < numeric.size(); i++) {
+        int n = ((Number) counts.rows().get(0).get(i)).intValue();
+        if (n > 0) {
+          failed.put(numeric.get(i), n);
+        }
+      }
+      if (!failed.isEmpty()) {
+        castFailures.put(name, failed);
+      }
+    }
+    db.execute(List.of("DROP TABLE " + raw));
+    columns.put(name.toLowerCase(Locale.ROOT), header.columns());
+  }
+
+  /** The cast of one text cell to a value type (see the class comment). */
+  static String cast(String cell, String type) {
+    String trimmed = "NULLIF(TRIM(" + cell + "), '')";
+    String number = "TRY_CAST(CASE WHEN regexp_full_match(TRIM(" + cell + "), '[-+]?\\d{1,3}(,\\d{3})+(\\.\\d+)?')"
+        + " THEN REPLACE(TRIM(" + cell + "), ',', '') ELSE TRIM(" + cell + ") END AS DOUBLE)";
+    return switch (type) {
+      case "int" -> "CASE WHEN " + number + " = floor(" + number + ") THEN CAST(" + number + " AS BIGINT) END";
+      case "float" -> number;
+      default -> trimmed;
+    };
+  }
+
+  private static String firstLine(String message) {
+    return message == null ? "" : message.lines().findFirst().orElse("");
+  }
+
+  /** The columns of a table, or null when the dataset has no such table. */
+  public List<String> columnsOf(String table) {
+    return columns.get(table.toLowerCase(Locale.ROOT));
+  }
+
+  /** Cells of int and float columns that were not such a number, by table and column. */
+  public Map<String, Map<String, Integer>> castFailures() {
+    return castFailures;
+  }
+
+  public Execution query(String sql) {
+    return db.query(sql);
+  }
+
+  @Override
+  public void close() {
+    db.close();
+  }
+}
