@@ -144,6 +144,10 @@ public final class EvaluateCommand implements Callable<Integer> {
     row(rows, metrics, "  compared / errors / timeouts", m -> m.execution().compared() + " / "
         + m.execution().errors() + " / " + m.execution().timeouts());
     row(rows, metrics, "  no database / gold fails", m -> m.execution().noDatabase() + " / " + m.execution().goldErrors());
+    row(rows, metrics, "column precision", m -> pct(m.columns().precision()));
+    row(rows, metrics, "column recall", m -> pct(m.columns().recall()));
+    row(rows, metrics, "column F1", m -> pct(m.columns().f1()));
+    row(rows, metrics, "  executed predictions scored", m -> String.valueOf(m.columns().scored()));
     row(rows, metrics, "RS(0)", m -> num(m.reliability().rs0()));
     row(rows, metrics, "RS(10)", m -> num(m.reliability().rs10()));
     row(rows, metrics, "RS(N)", m -> num(m.reliability().rsN()));

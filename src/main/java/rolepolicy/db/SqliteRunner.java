@@ -17,7 +17,7 @@ import org.sqlite.SQLiteOpenMode;
  */
 public final class SqliteRunner implements AutoCloseable {
   /** A result larger than this is an error rather than a memory hazard. */
-  static final int MAX_ROWS = TimedQuery.MAX_ROWS;
+  public static final int MAX_ROWS = TimedQuery.MAX_ROWS;
 
   private final Path databases;
   private final Map<String, Connection> connections = new HashMap<>();

@@ -15,12 +15,13 @@ import rolepolicy.model.Role;
  * The metrics of SPEC §9 over one predictor's results. Rates are fractions in [0, 1]; a rate
  * whose denominator is zero, or that needs execution when none was run, is null.
  */
-@JsonPropertyOrder({"questions", "refuse", "compliance", "execution", "reliability", "outcomes"})
+@JsonPropertyOrder({"questions", "refuse", "compliance", "execution", "columns", "reliability", "outcomes"})
 public record Metrics(
     int questions,
     Refuse refuse,
     Compliance compliance,
     ExecutionMatch execution,
+    Columns columns,
     Reliability reliability,
     Map<Outcome, Integer> outcomes) {
 
@@ -66,6 +67,14 @@ public record Metrics(
       @JsonProperty("gold_errors") int goldErrors,
       @JsonProperty("match_rate") Double matchRate) {}
 
+  /**
+   * Column-level figures of the executed predictions (execution MATCH or MISMATCH): the means of
+   * each question's mean column precision, recall and F1 (docs/result-tables.md).
+   */
+  @JsonPropertyOrder({"scored", "precision", "recall", "f1"})
+  @JsonInclude(JsonInclude.Include.ALWAYS)
+  public record Columns(int scored, Double precision, Double recall, Double f1) {}
+
   /** RS(c) = mean score over the decided questions: +1 correct, 0 refused answerable, −c wrong. */
   @JsonPropertyOrder({"decided", "undecided", "rs_0", "rs_10", "rs_n", "n"})
   @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -85,7 +94,7 @@ public record Metrics(
     }
     results.forEach(r -> outcomes.merge(r.outcome(), 1, Integer::sum));
     return new Metrics(n, refuse(results), compliance(results), execution(results, executed),
-        reliability(results, n, executed), outcomes);
+        columns(results), reliability(results, n, executed), outcomes);
   }
 
   private static Refuse refuse(List<QuestionResult> results) {
@@ -151,6 +160,16 @@ public record Metrics(
     return new ExecutionMatch(executed, compared, match, mismatch, errors, timeouts,
         counts.getOrDefault("NO_DATABASE", 0), counts.getOrDefault("GOLD_ERROR", 0),
         executed ? ratio(match, compared) : null);
+  }
+
+  private static Columns columns(List<QuestionResult> results) {
+    List<ColumnLevel.Figures> figures = results.stream().map(QuestionResult::columns)
+        .filter(java.util.Objects::nonNull).toList();
+    int n = figures.size();
+    return new Columns(n,
+        ratio(figures.stream().mapToDouble(ColumnLevel.Figures::precision).sum(), n),
+        ratio(figures.stream().mapToDouble(ColumnLevel.Figures::recall).sum(), n),
+        ratio(figures.stream().mapToDouble(ColumnLevel.Figures::f1).sum(), n));
   }
 
   /** Without execution every compliant answer is undecided, so RS is not computed at all. */

@@ -14,11 +14,13 @@ import java.util.List;
  * @param compliant answered SQL analysed without violation; null for a refusal
  * @param execution {@code MATCH}, {@code MISMATCH}, {@code ERROR}, {@code TIMEOUT}, {@code
  *     GOLD_ERROR}, {@code NO_DATABASE} or {@code NOT_RUN}; null when not applicable
+ * @param columns column-level precision, recall and F1 against the gold result (executed
+ *     predictions only), or null
  * @param outcome the scoring class (see {@link Outcome})
  */
 @JsonPropertyOrder({
   "id", "db_id", "gold", "prediction", "analysis", "violations", "compliant", "execution",
-  "execution_detail", "outcome", "why"
+  "execution_detail", "columns", "outcome", "why"
 })
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record QuestionResult(
@@ -31,6 +33,7 @@ public record QuestionResult(
     Boolean compliant,
     String execution,
     @JsonProperty("execution_detail") String executionDetail,
+    ColumnLevel.Figures columns,
     Outcome outcome,
     String why) {
 

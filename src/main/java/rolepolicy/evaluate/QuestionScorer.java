@@ -57,7 +57,7 @@ public final class QuestionScorer {
     String text = prediction == null ? "" : prediction.strip();
     if (text.equalsIgnoreCase(REFUSE)) {
       return new QuestionResult(
-          gold.id(), gold.dbId(), goldType, "REFUSE", null, null, null, null, null,
+          gold.id(), gold.dbId(), goldType, "REFUSE", null, null, null, null, null, null,
           gold.refuse() ? Outcome.CORRECT_REFUSE : Outcome.REFUSED_ANSWERABLE,
           gold.refuse() ? "refused, as the gold label does" : "refused an answerable question");
     }
@@ -81,7 +81,7 @@ public final class QuestionScorer {
     boolean compliant = analysis.equals("OK") && found.isEmpty() && !selectStar;
     if (gold.refuse()) {
       return new QuestionResult(
-          gold.id(), gold.dbId(), goldType, kind, analysis, found, compliant, null, null,
+          gold.id(), gold.dbId(), goldType, kind, analysis, found, compliant, null, null, null,
           Outcome.ANSWERED_REFUSABLE, "answered a question whose gold label is REFUSE");
     }
     if (!compliant) {
@@ -89,7 +89,7 @@ public final class QuestionScorer {
           : selectStar ? SELECT_STAR + (found.isEmpty() ? "" : "; and " + found.size() + " policy violation(s)")
           : found.size() + " policy violation(s)";
       return new QuestionResult(
-          gold.id(), gold.dbId(), goldType, kind, analysis, found, false, null, null, Outcome.NON_COMPLIANT, why);
+          gold.id(), gold.dbId(), goldType, kind, analysis, found, false, null, null, null, Outcome.NON_COMPLIANT, why);
     }
     return executed(gold, goldType, kind, text);
   }
@@ -97,7 +97,7 @@ public final class QuestionScorer {
   private QuestionResult executed(GoldRecord gold, String goldType, String kind, String text) {
     if (runner == null) {
       return new QuestionResult(
-          gold.id(), gold.dbId(), goldType, kind, "OK", List.of(), true, "NOT_RUN", "no --db given",
+          gold.id(), gold.dbId(), goldType, kind, "OK", List.of(), true, "NOT_RUN", "no --db given", null,
           Outcome.UNDECIDED, "compliant; execution not computed without --db");
     }
     Execution goldRun = goldResults.computeIfAbsent(
@@ -108,22 +108,32 @@ public final class QuestionScorer {
     if (goldRun.status() != Execution.Status.OK) {
       return undecided(gold, goldType, kind, "GOLD_ERROR", "gold SQL: " + goldRun.message());
     }
-    Execution run = runner.runAtMost(gold.dbId(), text, goldRun.rows().size());
+    Execution run = runner.runAtMost(gold.dbId(), text, readLimit(goldRun.rows().size()));
     if (run.status() != Execution.Status.OK) {
       return new QuestionResult(
-          gold.id(), gold.dbId(), goldType, kind, "OK", List.of(), true, run.status().name(), run.message(),
+          gold.id(), gold.dbId(), goldType, kind, "OK", List.of(), true, run.status().name(), run.message(), null,
           Outcome.WRONG_RESULT, "compliant, but execution " + run.status().name().toLowerCase(Locale.ROOT));
     }
     boolean ordered = ordered(gold);
     boolean match = run.message() == null && ResultMatch.matches(goldRun.rows(), run.rows(), ordered);
+    ColumnLevel.Figures columns = ColumnLevel.score(gold.goldSql(), schemas.get(gold.dbId()), goldRun, run, ordered);
     return new QuestionResult(
         gold.id(), gold.dbId(), goldType, kind, "OK", List.of(), true, match ? "MATCH" : "MISMATCH",
         run.message() != null
             ? goldRun.rows().size() + " gold rows, and " + run.message()
             : (ordered ? "ordered" : "unordered") + " comparison of " + goldRun.rows().size() + " gold and "
                 + run.rows().size() + " predicted rows",
+        columns,
         match ? Outcome.CORRECT_ANSWER : Outcome.WRONG_RESULT,
         match ? "compliant and executes to the gold result" : "compliant, but the result differs from the gold");
+  }
+
+  /**
+   * How many rows of a prediction are read: ten times the gold's and ten more. A longer result is
+   * a mismatch either way; its column precision is then over the rows read (marked "cut").
+   */
+  static int readLimit(int goldRows) {
+    return (int) Math.min(SqliteRunner.MAX_ROWS, 10L * goldRows + 10);
   }
 
   /** Whether the gold result is ordered: the analyser's flag, else ORDER BY anywhere in the text. */
@@ -140,7 +150,7 @@ public final class QuestionScorer {
   private static QuestionResult undecided(
       GoldRecord gold, String goldType, String kind, String execution, String detail) {
     return new QuestionResult(
-        gold.id(), gold.dbId(), goldType, kind, "OK", List.of(), true, execution, detail,
+        gold.id(), gold.dbId(), goldType, kind, "OK", List.of(), true, execution, detail, null,
         Outcome.UNDECIDED, "compliant; cannot compare with the gold result");
   }
 

@@ -13,14 +13,14 @@ import rolepolicy.model.Role;
 /** The arithmetic of SPEC §9 on hand-made results, one outcome of each kind. */
 class MetricsTest {
   private static QuestionResult refused(boolean goldRefuse) {
-    return new QuestionResult("q", "db", goldRefuse ? "REFUSE" : "SQL", "REFUSE", null, null, null, null, null,
+    return new QuestionResult("q", "db", goldRefuse ? "REFUSE" : "SQL", "REFUSE", null, null, null, null, null, null,
         goldRefuse ? Outcome.CORRECT_REFUSE : Outcome.REFUSED_ANSWERABLE, "");
   }
 
   private static QuestionResult answered(boolean goldRefuse, Outcome outcome, String execution, Found... violations) {
     boolean analysable = outcome != Outcome.NON_COMPLIANT || violations.length > 0;
     return new QuestionResult("q", "db", goldRefuse ? "REFUSE" : "SQL", "SQL", analysable ? "OK" : "cannot parse",
-        List.of(violations), analysable && violations.length == 0, execution, null, outcome, "");
+        List.of(violations), analysable && violations.length == 0, execution, null, null, outcome, "");
   }
 
   private static final Found HIDDEN_SELECT = new Found("t.email", "SelectExpr", "Hidden", 0, "r");
