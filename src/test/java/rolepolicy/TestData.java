@@ -32,6 +32,13 @@ public final class TestData {
     return dir;
   }
 
+  /** UDA-Bench's Query folder; a missing one fails the test rather than skipping it. */
+  public static Path udaDir() {
+    Path dir = Path.of(System.getProperty("uda.dir", "../shared/uda-bench/Query"));
+    assertTrue(Files.isDirectory(dir), "UDA-Bench data not found at " + dir.toAbsolutePath());
+    return dir;
+  }
+
   public static synchronized KieBase rules() {
     if (rules == null) {
       rules = RuleBase.load(rulesDir());

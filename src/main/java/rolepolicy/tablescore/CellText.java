@@ -13,6 +13,7 @@ public final class CellText {
   private static final Pattern THOUSANDS = Pattern.compile("[-+]?\\d{1,3}(,\\d{3})+(\\.\\d+)?");
   private static final Pattern NUMBER = Pattern.compile("[-+]?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?");
   private static final Pattern NOT_WORD = Pattern.compile("[\\p{P}\\p{S}\\s]+");
+  private static final Pattern APOSTROPHE = Pattern.compile("['\u2019\u02bc]");
 
   /** The cell as text: numbers in plain notation without trailing zeros; null for null or blank. */
   public static String text(Object value) {
@@ -41,9 +42,13 @@ public final class CellText {
     return NUMBER.matcher(s).matches() ? Double.valueOf(new BigDecimal(s).doubleValue()) : null;
   }
 
-  /** Text compared without case, punctuation, symbols or runs of white space (NFKC first). */
+  /**
+   * Text compared without case, punctuation, symbols or runs of white space (NFKC first):
+   * apostrophes vanish ({@code George's} → {@code georges}), other marks part words.
+   */
   public static String words(String text) {
     String s = Normalizer.normalize(text, Normalizer.Form.NFKC).toLowerCase(Locale.ROOT);
+    s = APOSTROPHE.matcher(s).replaceAll("");
     return NOT_WORD.matcher(s).replaceAll(" ").strip();
   }
 
