@@ -44,9 +44,10 @@ public final class PromptTemplate {
               + "}}; this template may use " + String.join(", ", new TreeSet<>(known).stream().map(k -> "{{" + k + "}}").toList()));
         }
       }
-      int open = lines.get(i).indexOf("{{");
-      if (open >= 0 && !PLACEHOLDER.matcher(lines.get(i).substring(open)).lookingAt()) {
-        throw new InputException(file + ": line " + (i + 1) + ": '{{' that does not start a placeholder {{name}}");
+      for (int open = lines.get(i).indexOf("{{"); open >= 0; open = lines.get(i).indexOf("{{", open + 2)) {
+        if (!PLACEHOLDER.matcher(lines.get(i).substring(open)).lookingAt()) {
+          throw new InputException(file + ": line " + (i + 1) + ": '{{' that does not start a placeholder {{name}}");
+        }
       }
     }
     return new PromptTemplate(file, text);

@@ -1,0 +1,92 @@
+package rolepolicy.llm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import rolepolicy.llm.LocalChatServer.Reply;
+import rolepolicy.spider.InputException;
+
+/** The chat-completions client against a local server speaking the protocol. */
+class ChatEndpointTest {
+  @TempDir Path temp;
+
+  private static ChatEndpoint endpoint(LocalChatServer server, double timeout, int retries) {
+    return new ChatEndpoint(new ChatEndpoint.Settings(server.baseUrl(), "test-model", "TEST_KEY", timeout, retries),
+        Map.of("TEST_KEY", "sk-local"));
+  }
+
+  @Test
+  void sendsModelTemperatureZeroKeyAndTheMessage() throws Exception {
+    try (LocalChatServer server = new LocalChatServer(r -> Reply.text("YES"))) {
+      assertEquals("YES", endpoint(server, 5, 0).complete("Is 1 the same as 1.0?"));
+      LocalChatServer.Request request = server.requests().get(0);
+      assertEquals("/v1/chat/completions", request.path());
+      assertEquals("Bearer sk-local", request.authorization());
+      assertEquals("test-model", request.body().get("model").asText());
+      assertEquals(0.0, request.body().get("temperature").asDouble());
+      assertEquals("user", request.body().at("/messages/0/role").asText());
+      assertEquals("Is 1 the same as 1.0?", request.prompt());
+    }
+  }
+
+  @Test
+  void anErrorIsRetriedThenReportedWithTheEndpoint() throws Exception {
+    try (LocalChatServer server = new LocalChatServer(r -> Reply.error(500))) {
+      EndpointException e = assertThrows(EndpointException.class, () -> endpoint(server, 5, 1).complete("x"));
+      assertEquals(2, server.requests().size(), "one try and one retry");
+      assertTrue(e.getMessage().startsWith("test-model at " + server.baseUrl() + ": the endpoint answered with an error"),
+          e.getMessage());
+    }
+  }
+
+  @Test
+  void aRetryThatSucceedsIsNotAnError() throws Exception {
+    java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+    try (LocalChatServer server = new LocalChatServer(r -> calls.getAndIncrement() == 0 ? Reply.error(503) : Reply.text("NO"))) {
+      assertEquals("NO", endpoint(server, 5, 2).complete("x"));
+      assertEquals(2, server.requests().size());
+    }
+  }
+
+  @Test
+  void aSlowAnswerTimesOut() throws Exception {
+    try (LocalChatServer server = new LocalChatServer(r -> Reply.slow("YES", 3000))) {
+      long start = System.nanoTime();
+      EndpointException e = assertThrows(EndpointException.class, () -> endpoint(server, 0.3, 0).complete("x"));
+      assertTrue(e.getMessage().contains("no answer within the time limit"), e.getMessage());
+      assertTrue((System.nanoTime() - start) / 1e9 < 2.5, "gave up before the answer came");
+    }
+  }
+
+  @Test
+  void noEndpointListeningIsAClearError() throws Exception {
+    String url;
+    try (LocalChatServer server = new LocalChatServer(r -> Reply.text("YES"))) {
+      url = server.baseUrl();
+    }
+    ChatEndpoint closed = new ChatEndpoint(new ChatEndpoint.Settings(url, "m", "UNSET", 2, 0), Map.of());
+    EndpointException e = assertThrows(EndpointException.class, () -> closed.complete("x"));
+    assertTrue(e.getMessage().startsWith("m at " + url + ": "), e.getMessage());
+  }
+
+  @Test
+  void promptTemplatesNameFileAndLineOfAnUnknownPlaceholder() throws Exception {
+    Path file = temp.resolve("judge.txt");
+    Files.writeString(file, "Attribute: {{attribute}}\nGold: {{gold}}\nSystem: {{ system }}\n");
+    InputException e = assertThrows(InputException.class, () -> PromptTemplate.read(file, Set.of("attribute", "gold")));
+    assertTrue(e.getMessage().startsWith(file + ": line 3: unknown placeholder {{system}}"), e.getMessage());
+    Files.writeString(file, "Attribute: {{attribute}} and {{gold\n");
+    e = assertThrows(InputException.class, () -> PromptTemplate.read(file, Set.of("attribute", "gold")));
+    assertTrue(e.getMessage().startsWith(file + ": line 1: '{{' that does not start a placeholder"), e.getMessage());
+    Files.writeString(file, "A={{attribute}}, G={{ gold }}, again {{attribute}}; $1 \\ kept");
+    assertEquals("A=x, G=$y, again x; $1 \\ kept",
+        PromptTemplate.read(file, Set.of("attribute", "gold")).render(Map.of("attribute", "x", "gold", "$y")));
+  }
+}

@@ -1,0 +1,114 @@
+package rolepolicy.llm;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
+
+/**
+ * A chat-completions server on the loopback address, for tests: it records each request and
+ * answers with what the test's handler returns (a reply text, or an HTTP error, or a delay).
+ */
+public final class LocalChatServer implements AutoCloseable {
+  /** What the server does with one request. */
+  public record Reply(int status, String content, long delayMillis) {
+    public static Reply text(String content) {
+      return new Reply(200, content, 0);
+    }
+
+    public static Reply error(int status) {
+      return new Reply(status, null, 0);
+    }
+
+    public static Reply slow(String content, long delayMillis) {
+      return new Reply(200, content, delayMillis);
+    }
+  }
+
+  /** One request as received. */
+  public record Request(String path, String authorization, JsonNode body) {
+    /** The text of the last message. */
+    public String prompt() {
+      JsonNode messages = body.get("messages");
+      return messages.get(messages.size() - 1).get("content").asText();
+    }
+  }
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final HttpServer server;
+  private final List<Request> requests = new CopyOnWriteArrayList<>();
+  private volatile Function<Request, Reply> handler;
+
+  public LocalChatServer(Function<Request, Reply> handler) throws IOException {
+    this.handler = handler;
+    this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext("/", this::handle);
+    server.setExecutor(java.util.concurrent.Executors.newFixedThreadPool(2));
+    server.start();
+  }
+
+  public String baseUrl() {
+    return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
+  }
+
+  public List<Request> requests() {
+    return requests;
+  }
+
+  public void setHandler(Function<Request, Reply> handler) {
+    this.handler = handler;
+  }
+
+  private void handle(HttpExchange exchange) throws IOException {
+    try (exchange) {
+      JsonNode body = JSON.readTree(exchange.getRequestBody().readAllBytes());
+      Request request = new Request(exchange.getRequestURI().getPath(),
+          exchange.getRequestHeaders().getFirst("Authorization"), body);
+      requests.add(request);
+      Reply reply = handler.apply(request);
+      if (reply.delayMillis() > 0) {
+        try {
+          Thread.sleep(reply.delayMillis());
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+      byte[] out;
+      if (reply.status() != 200) {
+        out = "{\"error\":{\"message\":\"test server error\",\"type\":\"server_error\"}}".getBytes(StandardCharsets.UTF_8);
+      } else {
+        ObjectNode response = JSON.createObjectNode();
+        response.put("id", "chatcmpl-test").put("object", "chat.completion").put("created", 0)
+            .put("model", body.path("model").asText());
+        ObjectNode choice = response.putArray("choices").addObject();
+        choice.put("index", 0).put("finish_reason", "stop");
+        choice.putObject("message").put("role", "assistant").put("content", reply.content());
+        response.putObject("usage").put("prompt_tokens", 1).put("completion_tokens", 1).put("total_tokens", 2);
+        out = JSON.writeValueAsBytes(response);
+      }
+      exchange.getResponseHeaders().add("Content-Type", "application/json");
+      exchange.sendResponseHeaders(reply.status(), out.length);
+      try (OutputStream os = exchange.getResponseBody()) {
+        os.write(out);
+      }
+    } catch (IOException e) {
+      // the client went away (a time-out test)
+    }
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+  }
+}
