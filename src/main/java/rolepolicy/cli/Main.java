@@ -19,7 +19,8 @@ import rolepolicy.spider.InputException;
       ReviewCommand.class,
       ReportCommand.class,
       BenchCommand.class,
-      ScoreTablesCommand.class
+      ScoreTablesCommand.class,
+      BenchTablesCommand.class
     })
 public final class Main {
   /** Exit code for bad input or a rule file that does not compile. */

@@ -131,34 +131,74 @@ public final class UdaBench {
     }
   }
 
-  private List<QueryOutcome> dataset(Path dataset, AtomicOutput output,
-      Map<String, Map<String, Map<String, Integer>>> castFailures) {
-    String name = dataset.getFileName().toString();
-    Attributes attributes = Attributes.read(attributeFile(dataset));
+  /** A dataset's attribute file and its queries, by SQL file. */
+  private record Dataset(Path folder, Attributes attributes, Map<Path, List<QueryFile.Query>> files, List<String> tableNames) {
+    String name() {
+      return folder.getFileName().toString();
+    }
+
+    GroundTruth load(double timeoutSeconds) {
+      return GroundTruth.load(folder, attributes, tableNames, timeoutSeconds);
+    }
+  }
+
+  private static Dataset read(Path folder) {
+    Attributes attributes = Attributes.read(attributeFile(folder));
     Map<Path, List<QueryFile.Query>> files = new LinkedHashMap<>();
     Set<String> tableNames = new LinkedHashSet<>();
-    for (Path file : sqlFiles(dataset)) {
+    for (Path file : sqlFiles(folder)) {
       List<QueryFile.Query> queries = QueryFile.read(file);
       files.put(file, queries);
       queries.forEach(q -> tableNames.addAll(UdaQuery.tableNames(q.sql())));
     }
     tableNames.addAll(attributes.tableNames());
+    return new Dataset(folder, attributes, files, List.copyOf(tableNames));
+  }
+
+  private List<QueryOutcome> dataset(Path folder, AtomicOutput output,
+      Map<String, Map<String, Map<String, Integer>>> castFailures) {
+    Dataset dataset = read(folder);
+    String name = dataset.name();
     List<QueryOutcome> outcomes = new ArrayList<>();
-    try (GroundTruth truth = GroundTruth.load(dataset, attributes, List.copyOf(tableNames), options.timeoutSeconds())) {
+    try (GroundTruth truth = dataset.load(options.timeoutSeconds())) {
       if (!truth.castFailures().isEmpty()) {
         castFailures.put(name, truth.castFailures());
       }
-      for (Map.Entry<Path, List<QueryFile.Query>> file : files.entrySet()) {
+      for (Map.Entry<Path, List<QueryFile.Query>> file : dataset.files().entrySet()) {
         String category = file.getKey().getParent().getFileName().toString();
         String stem = file.getKey().getFileName().toString().replaceFirst("\\.sql$", "");
         for (QueryFile.Query query : file.getValue()) {
           Where where = new Where(name, category, stem, query.ordinal(), query.label());
-          Path folder = options.out().resolve(name).resolve(category).resolve(stem).resolve(String.valueOf(query.ordinal()));
-          outcomes.add(query(query, where, folder, attributes, truth, output));
+          Path out = options.out().resolve(name).resolve(category).resolve(stem).resolve(String.valueOf(query.ordinal()));
+          outcomes.add(query(query, where, out, dataset.attributes(), truth, output));
         }
       }
     }
     return outcomes;
+  }
+
+  /**
+   * The floor a benchmark compares with: load each dataset's ground truth and run every query it
+   * can analyse, without scoring or writing anything. Returns the number of queries run.
+   */
+  public int runGoldOnly() {
+    int ran = 0;
+    for (Path folder : datasets(options.root(), options.datasets())) {
+      Dataset dataset = read(folder);
+      try (GroundTruth truth = dataset.load(options.timeoutSeconds())) {
+        for (List<QueryFile.Query> queries : dataset.files().values()) {
+          for (QueryFile.Query query : queries) {
+            try {
+              ran += truth.query(UdaQuery.analyse(query.sql(), options.keys(), dataset.attributes(), truth).goldSql())
+                  .status() == Execution.Status.OK ? 1 : 0;
+            } catch (UdaQuery.Unscorable e) {
+              // not run: the same queries the scored run leaves out
+            }
+          }
+        }
+      }
+    }
+    return ran;
   }
 
   private static List<Path> sqlFiles(Path dataset) {
