@@ -1,0 +1,106 @@
+package rolepolicy.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** score-tables and bench-tables through Main, on a dataset made here: output, errors, exit codes. */
+class ScoreTablesCommandTest {
+  @TempDir Path dir;
+
+  record Result(int code, String out, String err) {}
+
+  private static Result run(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = Main.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
+    return new Result(code, out.toString(), err.toString());
+  }
+
+  /** One dataset: a table of three people, a select and an aggregation query. */
+  private Path uda() throws IOException {
+    Path people = dir.resolve("Query/People");
+    Files.createDirectories(people.resolve("Select"));
+    Files.createDirectories(people.resolve("Agg"));
+    Files.writeString(people.resolve("People.csv"), "id,name,age,hobbies\n1,Ann,30,chess||golf\n2,Bob,41,\n3,Cid,52,golf\n");
+    Files.writeString(people.resolve("People_attributes.json"), """
+        {"people": {"name": {"value_type": "str", "description": "full name"},
+                    "age": {"value_type": "int", "description": "age in years"},
+                    "hobbies": {"value_type": "multi_str", "description": "hobbies"}}}""");
+    Files.writeString(people.resolve("Select/select_queries.sql"),
+        "-- Query 1: select (people)\nSELECT name, hobbies FROM people;\n\n-- Query 2: select (people)\nSELECT nickname FROM people;\n");
+    Files.writeString(people.resolve("Agg/agg_queries.sql"),
+        "-- Query 1: aggregation (people)\nSELECT hobbies, AVG(age) AS avg_age FROM people GROUP BY hobbies;\n");
+    return dir.resolve("Query");
+  }
+
+  @Test
+  void theGoldAsResultScoresOneAndTheTableNamesWhatWasNotScored() throws IOException {
+    Path out = dir.resolve("out");
+    Result r = run("score-tables", "--uda", uda().toString(), "--gold-as-result", "--out", out.toString());
+    assertEquals(0, r.code(), r.err());
+    assertEquals("", r.err());
+    assertTrue(r.out().contains("People   Agg             1    1       1      1.000   1.000  1.000"), r.out());
+    assertTrue(r.out().contains("People   Select          2    1       1      1.000   1.000  1.000"), r.out());
+    assertTrue(r.out().contains("2 of 3 queries ran on the ground truth; 2 scored"), r.out());
+    assertTrue(r.out().contains("not scored: " + dir.resolve("Query/People/Select/select_queries.sql")
+        + ": query 2 (line 4): the ground truth of people has no column 'nickname'"), r.out());
+    assertTrue(Files.isRegularFile(out.resolve("People/Select/select_queries/1/acc_result/matched_result.csv")));
+    assertTrue(Files.isRegularFile(out.resolve("People/Select/select_queries/2/acc_result/acc.json")));
+    assertFalse(Files.exists(out.resolve("People/Select/select_queries/2/acc_result/gold_result.csv")));
+  }
+
+  @Test
+  void aResultFolderIsScoredAndCopied() throws IOException {
+    Path root = uda();
+    Path result = dir.resolve("results/People/Select/select_queries/1/result.csv");
+    Files.createDirectories(result.getParent());
+    // Bob's hobbies empty as in the gold; Cid's wrong; Ann's name in other case
+    Files.writeString(result, "id,name,hobbies\n1,ann,golf||chess\n2,Bob,\n3,Cid,tennis\n");
+    Path out = dir.resolve("out");
+    Result r = run("score-tables", "--uda", root.toString(), "--results", dir.resolve("results").toString(),
+        "--out", out.toString());
+    assertEquals(0, r.code(), r.err());
+    // name 3/3; hobbies cells 1, 1, 0 → 2/3; mean (1 + 2/3)/2
+    assertTrue(r.out().contains("People   Select          2    1       1      0.833   0.833  0.833"), r.out());
+    assertEquals(Files.readString(result), Files.readString(out.resolve("People/Select/select_queries/1/result.csv")));
+  }
+
+  @Test
+  void badCommandLinesAndBadFoldersAreNamed() throws IOException {
+    Result neither = run("score-tables", "--uda", uda().toString());
+    assertEquals(2, neither.code());
+    assertTrue(neither.err().contains("--results=DIR"), neither.err());
+    Result both = run("score-tables", "--gold-as-result", "--results", "x");
+    assertEquals(2, both.code());
+    Result llm = run("score-tables", "--uda", uda().toString(), "--gold-as-result", "--judge", "llm");
+    assertEquals(2, llm.code());
+    assertTrue(llm.err().contains("--judge llm needs --llm-url and --llm-model"), llm.err());
+    Result judge = run("score-tables", "--uda", uda().toString(), "--gold-as-result", "--judge", "exact");
+    assertTrue(judge.err().contains("--judge must be normalising or llm, not 'exact'"), judge.err());
+    Result missing = run("score-tables", "--uda", dir.resolve("nowhere").toString(), "--gold-as-result");
+    assertEquals(Main.BAD_INPUT, missing.code());
+    assertEquals("error: " + dir.resolve("nowhere") + ": UDA-Bench Query folder not found", missing.err().strip());
+    Result unknown = run("score-tables", "--uda", uda().toString(), "--gold-as-result", "--datasets", "Art");
+    assertEquals(Main.BAD_INPUT, unknown.code());
+    assertTrue(unknown.err().contains("no dataset 'Art' (have: People)"), unknown.err());
+  }
+
+  @Test
+  void benchTablesPrintsItsFigures() throws IOException {
+    Result r = run("bench-tables", "--uda", uda().toString(), "--runs", "1");
+    assertEquals(0, r.code(), r.err());
+    assertEquals("", r.err());
+    assertTrue(r.out().startsWith("UDA-Bench: 3 queries in 1 datasets, 2 run on the ground truth, 2 scored"), r.out());
+    assertTrue(r.out().matches("(?s).*score-tables / floor: +\\d+\\.\\d\\d×.*"), r.out());
+    assertEquals(2, run("bench-tables", "--runs", "0").code());
+  }
+}
