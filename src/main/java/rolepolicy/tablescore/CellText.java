@@ -33,17 +33,13 @@ public final class CellText {
       return number.doubleValue();
     }
     String s = text(value);
-    if (s == null || !numberLike(s.charAt(0))) {
+    if (s == null) {
       return null;
     }
     if (THOUSANDS.matcher(s).matches()) {
       s = s.replace(",", "");
     }
     return NUMBER.matcher(s).matches() ? Double.valueOf(new BigDecimal(s).doubleValue()) : null;
-  }
-
-  private static boolean numberLike(char first) {
-    return first >= '0' && first <= '9' || first == '-' || first == '+' || first == '.';
   }
 
   /**

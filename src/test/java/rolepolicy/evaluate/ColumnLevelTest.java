@@ -89,6 +89,14 @@ class ColumnLevelTest {
   }
 
   @Test
+  void twoEmptyResultsMatchButAMissingColumnStillScoresZero() {
+    // execution match compares rows only, so two empty results match; the missing column counts
+    ColumnLevel.Figures f = score("SELECT name, country FROM singer WHERE age > 99", "SELECT name FROM singer WHERE age > 99");
+    assertEquals(List.of(1.0, 0.0), f.perColumn().stream().map(ColumnScore::f1).toList());
+    assertEquals(0.5, f.f1(), EPS);
+  }
+
+  @Test
   void groupedRowsAreMatchedOnTheGroupByColumn() {
     // France 4, Netherlands 1, United States 1; the prediction counts only singers over 30:
     // France 2 (wrong), Netherlands 1, United States 1 → 2 of 3 counts right
