@@ -235,6 +235,75 @@ class UdaBenchTest {
     assertEquals((double) (n - 1) / n, a.get("avg_recall").asDouble(), 1e-12);
   }
 
+  @Test
+  void mixedFilterJoinWithRowsDroppedAndOneColumnAltered() throws IOException {
+    Path results = temp.resolve("mixed");
+    // Player Mixed filter_join 9: player.name, player.position, team.championship, team.founded_year
+    List<List<String>> t = gold("Player/Mixed/mixed_queries_filter_join/9");
+    int n = t.size() - 1;
+    int year = t.get(0).indexOf("team.founded_year");
+    List<List<String>> changed = new ArrayList<>(List.of(t.get(0)));
+    for (int i = 1; i <= n - 9; i++) {
+      List<String> row = new ArrayList<>(t.get(i));
+      if (i <= 10) {
+        row.set(year, "1800");
+      }
+      changed.add(row);
+    }
+    result(results, "Player/Mixed/mixed_queries_filter_join/9", changed);
+    Path out = temp.resolve("mixed-out");
+    run(TestData.udaDir(), List.of("Player"), results, out);
+    JsonNode a = acc(out, "Player/Mixed/mixed_queries_filter_join/9");
+    int kept = n - 9;
+    assertEquals(90, n);
+    // three columns all right on the kept rows; founded_year right on kept − 10
+    assertEquals((3 + (kept - 10.0) / kept) / 4, a.get("avg_precision").asDouble(), 1e-12);
+    assertEquals((3.0 * kept / n + (kept - 10.0) / n) / 4, a.get("avg_recall").asDouble(), 1e-12);
+  }
+
+  @Test
+  void mixedFilterAggregationWithAverageOffByHalfAUnit() throws IOException {
+    Path results = temp.resolve("mixed-agg");
+    // Player Mixed filter_agg_player 5: team, AVG(fiba_world_cup); most averages are 0
+    List<List<String>> t = gold("Player/Mixed/mixed_queries_filter_agg_player/5");
+    List<List<String>> off = new ArrayList<>(List.of(t.get(0)));
+    double expected = 0;
+    for (List<String> row : t.subList(1, t.size())) {
+      double gt = Double.parseDouble(row.get(1));
+      off.add(List.of(row.get(0), String.valueOf(gt + 0.5)));
+      // 1 / (1 + |x − gt| / |gt|), and 1 / (1 + |x|) where gt = 0
+      expected += gt == 0 ? 1 / 1.5 : 1 / (1 + 0.5 / Math.abs(gt));
+    }
+    int n = t.size() - 1;
+    result(results, "Player/Mixed/mixed_queries_filter_agg_player/5", off);
+    Path out = temp.resolve("mixed-agg-out");
+    run(TestData.udaDir(), List.of("Player"), results, out);
+    assertEquals(expected / n, acc(out, "Player/Mixed/mixed_queries_filter_agg_player/5").get("avg_f1").asDouble(), 1e-9);
+  }
+
+  @Test
+  void multiEntityRowsReorderedAndCellsAlteredWithinTheirIds() throws IOException {
+    Path results = temp.resolve("med");
+    // Med drug: several drugs per document; generic_name is the entity key, so it is not scored
+    List<List<String>> t = gold("Med/Select/select_queries_drug/2");
+    assertEquals(List.of("active_ingredients", "mechanism_of_action", "indication", "generic_name", "id"), t.get(0));
+    List<List<String>> changed = new ArrayList<>(t.subList(1, t.size()));
+    Collections.reverse(changed);
+    for (int i = 0; i < 5; i++) {
+      List<String> row = new ArrayList<>(changed.get(i));
+      row.set(0, "something else " + i);
+      changed.set(i, row);
+    }
+    changed.add(0, t.get(0));
+    result(results, "Med/Select/select_queries_drug/2", changed);
+    Path out = temp.resolve("med-out");
+    run(TestData.udaDir(), List.of("Med"), results, out);
+    JsonNode a = acc(out, "Med/Select/select_queries_drug/2");
+    assertEquals("[\"generic_name\",\"id\"]", a.get("keys").toString());
+    assertEquals(100, a.get("matched_rows").asInt());
+    assertEquals((0.95 + 1 + 1) / 3, a.get("avg_f1").asDouble(), 1e-12);
+  }
+
   // ---- bad input ----
 
   @Test
