@@ -23,6 +23,7 @@ import net.sf.jsqlparser.statement.select.SelectItem;
 import rolepolicy.db.Execution;
 import rolepolicy.model.SchemaColumn;
 import rolepolicy.spider.Schema;
+import rolepolicy.sql.QueryScope;
 import rolepolicy.tablescore.CellJudge;
 import rolepolicy.tablescore.CellText;
 import rolepolicy.tablescore.ColumnRole;
@@ -182,21 +183,21 @@ final class ColumnLevel {
     if (!(item instanceof Table t)) {
       return false;
     }
-    Optional<String> name = schema.tableNamed(unquote(t.getName()));
+    Optional<String> name = schema.tableNamed(QueryScope.unquote(t.getName()));
     if (name.isEmpty()) {
       return false;
     }
-    String qualifier = t.getAlias() != null ? unquote(t.getAlias().getName()) : name.get();
+    String qualifier = t.getAlias() != null ? QueryScope.unquote(t.getAlias().getName()) : name.get();
     tables.put(qualifier.toLowerCase(Locale.ROOT), name.get());
     return true;
   }
 
   /** The column's key {@code table.column}, when its table is certain. */
   private static Optional<String> resolve(Column c, Map<String, String> tables, Schema schema) {
-    String name = unquote(c.getColumnName());
+    String name = QueryScope.unquote(c.getColumnName());
     String table;
     if (c.getTable() != null && c.getTable().getName() != null) {
-      table = tables.get(unquote(c.getTable().getName()).toLowerCase(Locale.ROOT));
+      table = tables.get(QueryScope.unquote(c.getTable().getName()).toLowerCase(Locale.ROOT));
     } else {
       List<String> having = tables.values().stream().distinct()
           .filter(t -> schema.columnsOf(t).stream().anyMatch(s -> s.name().equalsIgnoreCase(name))).toList();
@@ -206,13 +207,6 @@ final class ColumnLevel {
       return Optional.empty();
     }
     return Optional.of(SchemaColumn.keyOf(table, name));
-  }
-
-  private static String unquote(String name) {
-    if (name.length() >= 2 && "\"`[".indexOf(name.charAt(0)) >= 0) {
-      return name.substring(1, name.length() - 1);
-    }
-    return name;
   }
 
   private static double mean(List<ColumnScore> scores, java.util.function.ToDoubleFunction<ColumnScore> f) {

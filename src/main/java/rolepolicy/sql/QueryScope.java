@@ -317,7 +317,8 @@ final class QueryScope {
   }
 
   /** An identifier without its quotes ({@code "x"}, {@code `x`}, {@code [x]}). */
-  static String unquote(String identifier) {
+  /** An identifier without its quotes: {@code "x"}, {@code `x`} or {@code [x]} is {@code x}. */
+  public static String unquote(String identifier) {
     if (identifier.length() >= 2) {
       char first = identifier.charAt(0);
       char last = identifier.charAt(identifier.length() - 1);
