@@ -23,7 +23,7 @@ import net.sf.jsqlparser.statement.select.SelectItem;
 import rolepolicy.db.Execution;
 import rolepolicy.model.SchemaColumn;
 import rolepolicy.spider.Schema;
-import rolepolicy.sql.QueryScope;
+import rolepolicy.sql.Identifiers;
 import rolepolicy.tablescore.CellJudge;
 import rolepolicy.tablescore.CellText;
 import rolepolicy.tablescore.ColumnRole;
@@ -183,21 +183,21 @@ final class ColumnLevel {
     if (!(item instanceof Table t)) {
       return false;
     }
-    Optional<String> name = schema.tableNamed(QueryScope.unquote(t.getName()));
+    Optional<String> name = schema.tableNamed(Identifiers.unquote(t.getName()));
     if (name.isEmpty()) {
       return false;
     }
-    String qualifier = t.getAlias() != null ? QueryScope.unquote(t.getAlias().getName()) : name.get();
+    String qualifier = t.getAlias() != null ? Identifiers.unquote(t.getAlias().getName()) : name.get();
     tables.put(qualifier.toLowerCase(Locale.ROOT), name.get());
     return true;
   }
 
   /** The column's key {@code table.column}, when its table is certain. */
   private static Optional<String> resolve(Column c, Map<String, String> tables, Schema schema) {
-    String name = QueryScope.unquote(c.getColumnName());
+    String name = Identifiers.unquote(c.getColumnName());
     String table;
     if (c.getTable() != null && c.getTable().getName() != null) {
-      table = tables.get(QueryScope.unquote(c.getTable().getName()).toLowerCase(Locale.ROOT));
+      table = tables.get(Identifiers.unquote(c.getTable().getName()).toLowerCase(Locale.ROOT));
     } else {
       List<String> having = tables.values().stream().distinct()
           .filter(t -> schema.columnsOf(t).stream().anyMatch(s -> s.name().equalsIgnoreCase(name))).toList();

@@ -19,7 +19,7 @@ import net.sf.jsqlparser.statement.select.Join;
 import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.SelectItem;
 import net.sf.jsqlparser.util.TablesNamesFinder;
-import rolepolicy.sql.QueryScope;
+import rolepolicy.sql.Identifiers;
 
 /**
  * What scoring needs of one benchmark query, read from its parse tree: the selected columns (their
@@ -103,11 +103,11 @@ public final class UdaQuery {
       if (expression instanceof net.sf.jsqlparser.statement.select.AllColumns) {
         throw new Unscorable("SELECT * names no attribute to score");
       }
-      String name = item.getAlias() != null ? QueryScope.unquote(item.getAlias().getName()) : expression.toString();
+      String name = item.getAlias() != null ? Identifiers.unquote(item.getAlias().getName()) : expression.toString();
       Function aggregate = aggregateOf(expression);
       Column column = aggregate == null ? columnOf(expression) : argumentOf(aggregate);
       String table = column == null ? null : tableOf(column, tableByQualifier, tables, truth);
-      String attribute = column == null ? null : QueryScope.unquote(column.getColumnName());
+      String attribute = column == null ? null : Identifiers.unquote(column.getColumnName());
       if (column != null && truth.columnsOf(table) != null && !hasColumn(truth, table, attribute)) {
         throw new Unscorable("the ground truth of " + table + " has no column '" + attribute + "'");
       }
@@ -188,8 +188,8 @@ public final class UdaQuery {
     if (!(item instanceof Table table)) {
       throw new Unscorable("FROM reads '" + item + "', not a table: rows cannot be matched on document ids");
     }
-    String name = QueryScope.unquote(table.getName());
-    String qualifier = table.getAlias() != null ? QueryScope.unquote(table.getAlias().getName()) : name;
+    String name = Identifiers.unquote(table.getName());
+    String qualifier = table.getAlias() != null ? Identifiers.unquote(table.getAlias().getName()) : name;
     byQualifier.put(qualifier.toLowerCase(Locale.ROOT), name);
     tables.add(name);
     qualifiers.add(qualifier);
@@ -198,14 +198,14 @@ public final class UdaQuery {
   private static String tableOf(Column column, Map<String, String> byQualifier, List<String> tables, GroundTruth truth)
       throws Unscorable {
     if (column.getTable() != null && column.getTable().getName() != null) {
-      String qualifier = QueryScope.unquote(column.getTable().getName());
+      String qualifier = Identifiers.unquote(column.getTable().getName());
       String table = byQualifier.get(qualifier.toLowerCase(Locale.ROOT));
       if (table == null) {
         throw new Unscorable("'" + column + "' names " + qualifier + ", which is not a table of its FROM");
       }
       return table;
     }
-    String name = QueryScope.unquote(column.getColumnName());
+    String name = Identifiers.unquote(column.getColumnName());
     List<String> having = tables.stream().filter(t -> hasColumn(truth, t, name)).toList();
     if (having.size() == 1 || tables.size() == 1) {
       return having.isEmpty() ? tables.get(0) : having.get(0);

@@ -1,0 +1,146 @@
+package rolepolicy.rules.mutation;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.launcher.Launcher;
+import org.junit.platform.launcher.TestExecutionListener;
+import org.junit.platform.launcher.TestIdentifier;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.junit.platform.launcher.core.LauncherFactory;
+import org.kie.api.KieBase;
+import rolepolicy.TestData;
+import rolepolicy.engine.RuleBase;
+import rolepolicy.engine.RuleFileException;
+
+/**
+ * The rule-mutation check: every mechanically derived variant of every rule file (see {@link
+ * DrlMutants}) is compiled and run on a fixed set of real questions; a variant that changes an
+ * outcome there must make a rule test named after a rule it changed fail. Variants that change
+ * nothing on the set are listed as equivalent; variants Drools rejects as invalid. The report is
+ * written to {@code target/rule-mutations.md}.
+ */
+@Tag("mutation")
+class RuleMutationTest {
+  /** The rule tests: one test per rule, its display name the rule's name. */
+  static final List<Class<?>> RULE_TESTS = List.of(
+      rolepolicy.rules.PolicyRulesTest.class,
+      rolepolicy.rules.OverrideRulesTest.class,
+      rolepolicy.rules.PermissionRulesTest.class,
+      rolepolicy.rules.RewriteRulesTest.class,
+      rolepolicy.rules.NegativeRulesTest.class);
+
+  enum Verdict { CAUGHT, MISSED, EQUIVALENT, INVALID }
+
+  record Result(DrlMutants.Mutant mutant, Verdict verdict, String detail) {}
+
+  @Test
+  void everyVariantThatChangesAnOutcomeFailsATestNamedAfterItsRule() throws IOException {
+    Path rules = TestData.rulesDir();
+    Map<String, String> files = new LinkedHashMap<>();
+    for (Path f : RuleBase.ruleFiles(rules)) {
+      files.put(f.getFileName().toString(), Files.readString(f));
+    }
+    FixedSet fixed = new FixedSet();
+    String baseline = fixed.outcome(TestData.rules());
+    Path work = Files.createTempDirectory("rule-mutants");
+    List<Result> results = new ArrayList<>();
+    try {
+      for (Map.Entry<String, String> file : files.entrySet()) {
+        for (DrlMutants.Mutant mutant : DrlMutants.of(file.getKey(), file.getValue())) {
+          results.add(check(mutant, files, work, fixed, baseline));
+        }
+      }
+    } finally {
+      TestData.substituteRules(null);
+      try (var paths = Files.walk(work)) {
+        for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+          Files.deleteIfExists(p);
+        }
+      }
+    }
+    String report = report(results);
+    Files.createDirectories(Path.of("target"));
+    Files.writeString(Path.of("target/rule-mutations.md"), report);
+    System.out.println(report.lines().limit(12).reduce("", (a, b) -> a + b + "\n"));
+    List<Result> missed = results.stream().filter(r -> r.verdict() == Verdict.MISSED).toList();
+    assertTrue(results.stream().anyMatch(r -> r.verdict() == Verdict.CAUGHT), "no variant was caught: the check itself is broken");
+    assertEquals(List.of(), missed.stream().map(r -> r.mutant().file() + " " + r.mutant().rules() + ": "
+        + r.mutant().what() + " (" + r.detail() + ")").toList(), "variants that change an outcome but fail no test named after their rule");
+  }
+
+  private static Result check(DrlMutants.Mutant mutant, Map<String, String> files, Path work, FixedSet fixed,
+      String baseline) throws IOException {
+    Path dir = Files.createTempDirectory(work, "v");
+    for (Map.Entry<String, String> f : files.entrySet()) {
+      Files.writeString(dir.resolve(f.getKey()), f.getKey().equals(mutant.file()) ? mutant.text() : f.getValue());
+    }
+    KieBase variant;
+    try {
+      variant = RuleBase.load(dir);
+    } catch (RuleFileException e) {
+      return new Result(mutant, Verdict.INVALID, "does not compile");
+    }
+    String outcome = fixed.outcome(variant);
+    if (outcome.equals(baseline)) {
+      return new Result(mutant, Verdict.EQUIVALENT, "same outcome on the fixed set");
+    }
+    Set<String> failed = failingRuleTests(variant);
+    List<String> named = mutant.rules().stream().filter(failed::contains).toList();
+    return named.isEmpty()
+        ? new Result(mutant, Verdict.MISSED, failed.isEmpty() ? "no rule test fails" : "only " + failed + " fail")
+        : new Result(mutant, Verdict.CAUGHT, "fails: " + named);
+  }
+
+  /** The display names of the rule tests that fail with {@code variant} standing in for the rules. */
+  static Set<String> failingRuleTests(KieBase variant) {
+    Set<String> failed = new TreeSet<>();
+    TestData.substituteRules(variant);
+    try {
+      Launcher launcher = LauncherFactory.create();
+      LauncherDiscoveryRequestBuilder request = LauncherDiscoveryRequestBuilder.request();
+      RULE_TESTS.forEach(c -> request.selectors(selectClass(c)));
+      launcher.execute(request.build(), new TestExecutionListener() {
+        @Override
+        public void executionFinished(TestIdentifier test, TestExecutionResult result) {
+          if (test.isTest() && result.getStatus() != TestExecutionResult.Status.SUCCESSFUL) {
+            failed.add(test.getDisplayName());
+          }
+        }
+      });
+    } finally {
+      TestData.substituteRules(null);
+    }
+    return failed;
+  }
+
+  static String report(List<Result> results) {
+    StringBuilder out = new StringBuilder("# Rule mutations\n\n");
+    Map<Verdict, Integer> counts = new LinkedHashMap<>();
+    for (Verdict v : Verdict.values()) {
+      counts.put(v, (int) results.stream().filter(r -> r.verdict() == v).count());
+    }
+    out.append(String.format(java.util.Locale.ROOT, "%d variants: %d caught, %d missed, %d equivalent on the fixed set, %d invalid (do not compile)%n%n",
+        results.size(), counts.get(Verdict.CAUGHT), counts.get(Verdict.MISSED), counts.get(Verdict.EQUIVALENT), counts.get(Verdict.INVALID)));
+    out.append("| file | rule | kind | change | verdict | detail |\n|---|---|---|---|---|---|\n");
+    for (Result r : results) {
+      out.append("| ").append(r.mutant().file()).append(" | ").append(String.join(" / ", r.mutant().rules()))
+          .append(" | ").append(r.mutant().kind()).append(" | ").append(r.mutant().what().replace("|", "\\|"))
+          .append(" | ").append(r.verdict()).append(" | ").append(r.detail().replace("|", "\\|")).append(" |\n");
+    }
+    return out.toString();
+  }
+}
