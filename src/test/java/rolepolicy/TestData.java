@@ -9,6 +9,7 @@ import java.util.Map;
 import org.kie.api.KieBase;
 import rolepolicy.engine.DatabasePolicies;
 import rolepolicy.engine.PolicyAssigner;
+import rolepolicy.engine.QuestionEngine;
 import rolepolicy.engine.RuleBase;
 import rolepolicy.spider.Schema;
 import rolepolicy.spider.SchemaReader;
@@ -39,11 +40,35 @@ public final class TestData {
     return dir;
   }
 
+  /** Rules that stand in for the project's, for the rule-mutation check; null: the project's. */
+  private static volatile KieBase substitute;
+
   public static synchronized KieBase rules() {
+    if (substitute != null) {
+      return substitute;
+    }
     if (rules == null) {
       rules = RuleBase.load(rulesDir());
     }
     return rules;
+  }
+
+  private static QuestionEngine engine;
+  private static KieBase engineRules;
+
+  /** A question engine on the current {@link #rules()}. */
+  public static synchronized QuestionEngine engine() {
+    KieBase current = rules();
+    if (engine == null || engineRules != current) {
+      engine = new QuestionEngine(current);
+      engineRules = current;
+    }
+    return engine;
+  }
+
+  /** Makes {@link #rules()} answer {@code variant} until it is called with null. */
+  public static void substituteRules(KieBase variant) {
+    substitute = variant;
   }
 
   public static synchronized Map<String, Schema> schemas() {

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import rolepolicy.TestData;
-import rolepolicy.engine.QuestionEngine;
 import rolepolicy.model.NegativeEdit;
 import rolepolicy.model.Policy;
 import rolepolicy.model.SelectItem;
@@ -17,8 +16,6 @@ class NegativeRulesTest {
   static final String N1 = "N1: append a Hidden column of a FROM table to the SELECT list";
   static final String N2 = "N2: drop the aggregate of a selected AggOnly column";
   static final String N3 = "N3: append a JoinOnly column of a FROM table to the SELECT list";
-
-  private static final QuestionEngine ENGINE = new QuestionEngine(TestData.rules());
 
   @Test
   @DisplayName(N1)
@@ -106,7 +103,7 @@ class NegativeRulesTest {
   }
 
   private static NegativeEdit negative(Query query) {
-    return ENGINE.decide(query.walk(), School.POLICIES, 0, true, null, "negative").negative();
+    return TestData.engine().decide(query.walk(), School.POLICIES, 0, true, null, "negative").negative();
   }
 
   private static void assertAppend(

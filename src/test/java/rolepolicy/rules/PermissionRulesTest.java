@@ -7,7 +7,6 @@ import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import rolepolicy.TestData;
-import rolepolicy.engine.QuestionEngine;
 import rolepolicy.model.Policy;
 import rolepolicy.model.Role;
 import rolepolicy.model.Violation;
@@ -21,8 +20,6 @@ class PermissionRulesTest {
   static final String AGG_ONLY_BARE = "AggOnly columns may not be selected bare";
   static final String AGG_ONLY_FILTER = "AggOnly columns may not join or filter";
   static final String AGG_ONLY_AGGREGATE = "AggOnly columns may be aggregated only by COUNT or AVG";
-
-  private static final QuestionEngine ENGINE = new QuestionEngine(TestData.rules());
 
   @Test
   @DisplayName(HIDDEN)
@@ -147,7 +144,7 @@ class PermissionRulesTest {
 
   private static List<Violation> violations(Query query) {
     AstWalk walk = query.walk();
-    return ENGINE.violations(walk.refs(), walk.tables(), School.POLICIES, null, "test");
+    return TestData.engine().violations(walk.refs(), walk.tables(), School.POLICIES, null, "test");
   }
 
   private static void assertViolation(Violation v, String column, Policy policy, String rule) {

@@ -10,7 +10,6 @@ import org.junit.jupiter.api.Test;
 import rolepolicy.TestData;
 import rolepolicy.engine.Audit;
 import rolepolicy.engine.DatabasePolicies;
-import rolepolicy.engine.QuestionEngine;
 import rolepolicy.model.Answer;
 import rolepolicy.model.Decision;
 import rolepolicy.model.Policy;
@@ -32,8 +31,6 @@ class RewriteRulesTest {
       "R1: replace a selected Hidden or JoinOnly column by an _id column of its table";
   static final String R1_NO_CANDIDATE = "R1: refuse when the table has no other _id column";
   static final String R2 = "R2: wrap a selected AggOnly column in AVG";
-
-  private static final QuestionEngine ENGINE = new QuestionEngine(TestData.rules());
 
   @Test
   @DisplayName(R3)
@@ -105,7 +102,7 @@ class RewriteRulesTest {
     // sum(fee_amount) (R4, #1) and the score filter (R3, #2) cannot; the first of those decides.
     Audit audit = new Audit();
     Decision decision =
-        ENGINE
+        TestData.engine()
             .decide(
                 Query.from("student")
                     .select("student.email")
@@ -242,7 +239,7 @@ class RewriteRulesTest {
   }
 
   private static Decision decide(Query query, DatabasePolicies policies, int step) {
-    return ENGINE.decide(query.walk(), policies, step, false, null, "step " + step).decision();
+    return TestData.engine().decide(query.walk(), policies, step, false, null, "step " + step).decision();
   }
 
   private static Refusal assertRefusal(
