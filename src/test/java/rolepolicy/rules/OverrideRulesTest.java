@@ -56,6 +56,14 @@ class OverrideRulesTest {
     ColumnPolicy title = School.policyOf(policies, "club.title");
     assertEquals(Policy.Public, title.finalPolicy());
     assertNull(title.overrideRule());
+
+    // only the column it names: other JoinOnly columns keep their policy
+    ColumnPolicy studentId = School.policyOf(policies, "student.student_id");
+    assertEquals(Policy.JoinOnly, studentId.finalPolicy());
+    assertNull(studentId.overrideRule());
+    List<OverriddenPolicy> applied = fire(PUBLISH_CLUB_ID, OverriddenPolicy.class);
+    assertEquals(1, applied.size(), applied::toString);
+    assertEquals("club.club_id", applied.get(0).column().key());
   }
 
   @Test
@@ -90,6 +98,8 @@ class OverrideRulesTest {
     assertEquals(1, problems.size(), problems::toString);
     assertEquals(STALE, problems.get(0).rule());
     assertTrue(fire(STALE_BUDGET, OverriddenPolicy.class).isEmpty(), "a stale override applied");
+    // an override written against the policy the rules assign is not stale
+    assertTrue(fire(PUBLISH_CLUB_ID, OverrideProblem.class).isEmpty());
   }
 
   /** The school's columns and one override in a fresh session; the conclusions of one type. */

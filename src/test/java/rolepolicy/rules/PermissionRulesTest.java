@@ -38,6 +38,8 @@ class PermissionRulesTest {
         List.of(Role.SelectExpr, Role.AggArg, Role.JoinCond, Role.WherePred),
         found.stream().map(v -> v.ref().role()).toList());
     found.forEach(v -> assertViolation(v, "student.email", Policy.Hidden, HIDDEN));
+    assertEquals(cells("Hidden SelectExpr", "Hidden AggArg 1", "Hidden AggArg 2", "Hidden AggArg 3", "Hidden AggArg 4",
+        "Hidden AggArg 5", "Hidden JoinCond", "Hidden WherePred"), cellsOf(HIDDEN));
   }
 
   @Test
@@ -54,6 +56,7 @@ class PermissionRulesTest {
     assertEquals(1, found.size(), found::toString);
     assertViolation(found.get(0), "student.student_id", Policy.JoinOnly, JOIN_ONLY_SELECTED);
     assertEquals(Role.SelectExpr, found.get(0).ref().role());
+    assertEquals(cells("JoinOnly SelectExpr"), cellsOf(JOIN_ONLY_SELECTED));
   }
 
   @Test
@@ -65,6 +68,8 @@ class PermissionRulesTest {
     assertViolation(found.get(0), "student.student_id", Policy.JoinOnly, JOIN_ONLY_AGGREGATED);
     assertEquals(Role.AggArg, found.get(0).ref().role());
     assertEquals(3, found.get(0).ref().aggId());
+    assertEquals(cells("JoinOnly AggArg 1", "JoinOnly AggArg 2", "JoinOnly AggArg 3", "JoinOnly AggArg 4", "JoinOnly AggArg 5"),
+        cellsOf(JOIN_ONLY_AGGREGATED));
   }
 
   @Test
@@ -76,6 +81,7 @@ class PermissionRulesTest {
     assertEquals(1, found.size(), found::toString);
     assertViolation(found.get(0), "student.score", Policy.AggOnly, AGG_ONLY_BARE);
     assertEquals(Role.SelectExpr, found.get(0).ref().role());
+    assertEquals(cells("AggOnly SelectExpr"), cellsOf(AGG_ONLY_BARE));
   }
 
   @Test
@@ -93,6 +99,7 @@ class PermissionRulesTest {
     assertEquals(Role.JoinCond, found.get(0).ref().role());
     assertViolation(found.get(1), "student.fee_amount", Policy.AggOnly, AGG_ONLY_FILTER);
     assertEquals(Role.WherePred, found.get(1).ref().role());
+    assertEquals(cells("AggOnly JoinCond", "AggOnly WherePred"), cellsOf(AGG_ONLY_FILTER));
   }
 
   @Test
@@ -110,6 +117,7 @@ class PermissionRulesTest {
 
     assertEquals(List.of(1, 2, 4), found.stream().map(v -> v.ref().aggId()).toList());
     found.forEach(v -> assertViolation(v, "club.budget", Policy.AggOnly, AGG_ONLY_AGGREGATE));
+    assertEquals(cells("AggOnly AggArg 1", "AggOnly AggArg 2", "AggOnly AggArg 4"), cellsOf(AGG_ONLY_AGGREGATE));
   }
 
   @Test
@@ -140,6 +148,49 @@ class PermissionRulesTest {
     assertEquals(
         List.of(AGG_ONLY_BARE, HIDDEN, AGG_ONLY_AGGREGATE, HIDDEN),
         found.stream().map(Violation::rule).toList());
+  }
+
+  /** One column of each policy in the school database. */
+  private static final java.util.Map<Policy, String> COLUMN_OF = java.util.Map.of(
+      Policy.Public, "student.name",
+      Policy.JoinOnly, "student.student_id",
+      Policy.AggOnly, "student.score",
+      Policy.Hidden, "student.email");
+
+  /**
+   * The cells of the permission table a rule fires on: one column of each policy in every role —
+   * selected, under each of Spider's five aggregates (1 max, 2 min, 3 count, 4 sum, 5 avg),
+   * joined on, filtered on — and the cells ("Hidden SelectExpr", "AggOnly AggArg 4": the column's
+   * policy and role) where a violation names {@code rule}.
+   */
+  private static java.util.Set<String> cellsOf(String rule) {
+    Query query = Query.from("student");
+    for (Policy p : Policy.values()) {
+      query.select(COLUMN_OF.get(p));
+      for (int agg = 1; agg <= 5; agg++) {
+        query.select(agg, COLUMN_OF.get(p));
+      }
+    }
+    for (Policy p : Policy.values()) {
+      query.join(COLUMN_OF.get(p));
+    }
+    for (Policy p : Policy.values()) {
+      query.where(COLUMN_OF.get(p));
+    }
+    java.util.Set<String> cells = new java.util.TreeSet<>();
+    for (Violation v : violations(query)) {
+      if (v.rule().equals(rule)) {
+        // the cell is the column's own policy, whatever policy the violation claims
+        Policy column = COLUMN_OF.entrySet().stream().filter(e -> e.getValue().equals(v.ref().column()))
+            .findFirst().orElseThrow().getKey();
+        cells.add(column + " " + v.ref().role() + (v.ref().aggId() == 0 ? "" : " " + v.ref().aggId()));
+      }
+    }
+    return cells;
+  }
+
+  private static java.util.Set<String> cells(String... cells) {
+    return new java.util.TreeSet<>(List.of(cells));
   }
 
   private static List<Violation> violations(Query query) {

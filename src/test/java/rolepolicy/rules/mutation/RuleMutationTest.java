@@ -36,12 +36,12 @@ import rolepolicy.engine.RuleFileException;
 @Tag("mutation")
 class RuleMutationTest {
   /** The rule tests: one test per rule, its display name the rule's name. */
-  static final List<Class<?>> RULE_TESTS = List.of(
-      rolepolicy.rules.PolicyRulesTest.class,
-      rolepolicy.rules.OverrideRulesTest.class,
-      rolepolicy.rules.PermissionRulesTest.class,
-      rolepolicy.rules.RewriteRulesTest.class,
-      rolepolicy.rules.NegativeRulesTest.class);
+  static final List<String> RULE_TESTS = List.of(
+      "rolepolicy.rules.PolicyRulesTest",
+      "rolepolicy.rules.OverrideRulesTest",
+      "rolepolicy.rules.PermissionRulesTest",
+      "rolepolicy.rules.RewriteRulesTest",
+      "rolepolicy.rules.NegativeRulesTest");
 
   enum Verdict { CAUGHT, MISSED, EQUIVALENT, INVALID }
 
@@ -59,7 +59,11 @@ class RuleMutationTest {
     Path work = Files.createTempDirectory("rule-mutants");
     List<Result> results = new ArrayList<>();
     try {
+      String only = System.getProperty("mutation.files", "");
       for (Map.Entry<String, String> file : files.entrySet()) {
+        if (!only.isEmpty() && !List.of(only.split(",")).contains(file.getKey())) {
+          continue;
+        }
         for (DrlMutants.Mutant mutant : DrlMutants.of(file.getKey(), file.getValue())) {
           results.add(check(mutant, files, work, fixed, baseline));
         }
@@ -99,10 +103,24 @@ class RuleMutationTest {
       return new Result(mutant, Verdict.EQUIVALENT, "same outcome on the fixed set");
     }
     Set<String> failed = failingRuleTests(variant);
-    List<String> named = mutant.rules().stream().filter(failed::contains).toList();
+    List<String> named = failed.stream().filter(test -> mutant.rules().stream().anyMatch(rule -> namedAfter(test, rule))).toList();
     return named.isEmpty()
         ? new Result(mutant, Verdict.MISSED, failed.isEmpty() ? "no rule test fails" : "only " + failed + " fail")
         : new Result(mutant, Verdict.CAUGHT, "fails: " + named);
+  }
+
+  private static final java.util.regex.Pattern CODE = java.util.regex.Pattern.compile("^([A-Z]\\d): ");
+
+  /**
+   * Whether a test is named after a rule: its display name is the rule's name, or, for a rule
+   * whose name starts with a code ("R2: ", "N1: "), it names that code ("N1 and N3 do not apply").
+   */
+  static boolean namedAfter(String test, String rule) {
+    if (test.equals(rule)) {
+      return true;
+    }
+    java.util.regex.Matcher code = CODE.matcher(rule);
+    return code.find() && java.util.regex.Pattern.compile("\\b" + code.group(1) + "\\b").matcher(test).find();
   }
 
   /** The display names of the rule tests that fail with {@code variant} standing in for the rules. */
