@@ -230,11 +230,11 @@ public final class BenchCommand implements Callable<Integer> {
       }
     }
     Spread cold = Spread.of(jarWall);
-    out.printf("cold end to end, packaged jar: java -jar %s generate --splits %s%n", jar, String.join(",", splits));
-    out.printf("  wall            %s%n", cold.format("s", "%.2f"));
-    out.printf("  rules build     %s%n", Spread.of(jarRules).format("s", "%.2f"));
+    out.printf(Locale.ROOT, "cold end to end, packaged jar: java -jar %s generate --splits %s%n", jar, String.join(",", splits));
+    out.printf(Locale.ROOT, "  wall            %s%n", cold.format("s", "%.2f"));
+    out.printf(Locale.ROOT, "  rules build     %s%n", Spread.of(jarRules).format("s", "%.2f"));
     for (var split : jarSplits.entrySet()) {
-      out.printf("  %-15s %s%n", split.getKey(), Spread.of(split.getValue()).format("s", "%.2f"));
+      out.printf(Locale.ROOT, "  %-15s %s%n", split.getKey(), Spread.of(split.getValue()).format("s", "%.2f"));
     }
     printBaseline(baseWall, jarWall);
     Child measured = child(dir, concat(List.of(java, "-cp", jar.toString(), MeasuredRun.class.getName()), generateArgs,
@@ -261,8 +261,8 @@ public final class BenchCommand implements Callable<Integer> {
       Child c1Measured = child(dir, concat(List.of(java, C1, "-cp", jar.toString(), MeasuredRun.class.getName()), generateArgs,
           List.of("--out", dir.resolve("measured").toString())));
       delete(dir.resolve("measured"));
-      out.printf("cold end to end, packaged jar with the C1 JIT only: java %s -jar %s generate ...%n", C1, jar);
-      out.printf("  wall            %s%n", c1Cold.format("s", "%.2f"));
+      out.printf(Locale.ROOT, "cold end to end, packaged jar with the C1 JIT only: java %s -jar %s generate ...%n", C1, jar);
+      out.printf(Locale.ROOT, "  wall            %s%n", c1Cold.format("s", "%.2f"));
       printBaseline(c1Base, c1);
       out.printf(Locale.ROOT, "  one more run, measured in the child: %.2f s wall, %.2f s CPU (JIT compilers %.2f s)%n",
           c1Measured.seconds(), c1Measured.measured("cpu_s"), c1Measured.measured("jit_s"));
@@ -325,7 +325,7 @@ public final class BenchCommand implements Callable<Integer> {
   }
 
   private void target(boolean met, String text) {
-    out.printf("  %-8s %s%n", met ? "met" : "NOT MET", text);
+    out.printf(Locale.ROOT, "  %-8s %s%n", met ? "met" : "NOT MET", text);
   }
 
   /** One cold run of the baseline jar, its output discarded; its wall seconds. */
@@ -346,8 +346,8 @@ public final class BenchCommand implements Callable<Integer> {
     for (int i = 0; i < baseWall.size(); i++) {
       ratios.add(wall.get(i) / baseWall.get(i));
     }
-    out.printf("  baseline        %s (%s, interleaved)%n", Spread.of(baseWall).format("s", "%.2f"), baselineJar);
-    out.printf("  this / baseline %s%n", Spread.of(ratios).format("x", "%.2f"));
+    out.printf(Locale.ROOT, "  baseline        %s (%s, interleaved)%n", Spread.of(baseWall).format("s", "%.2f"), baselineJar);
+    out.printf(Locale.ROOT, "  this / baseline %s%n", Spread.of(ratios).format("x", "%.2f"));
   }
 
   /**
@@ -360,11 +360,11 @@ public final class BenchCommand implements Callable<Integer> {
     Path scriptJar = Path.of("target", "rolepolicy.jar");
     Path archive = scriptJar.resolveSibling("rolepolicy.jsa");
     if (!jar.toAbsolutePath().normalize().equals(scriptJar.toAbsolutePath().normalize())) {
-      out.printf("bin/rolepolicy: skipped (it runs %s, not %s)%n", scriptJar, jar);
+      out.printf(Locale.ROOT, "bin/rolepolicy: skipped (it runs %s, not %s)%n", scriptJar, jar);
       return null;
     }
     if (!Files.isRegularFile(script) || !Files.isRegularFile(archive)) {
-      out.printf("bin/rolepolicy: skipped (run from the project folder after mvn package, which records %s)%n", archive);
+      out.printf(Locale.ROOT, "bin/rolepolicy: skipped (run from the project folder after mvn package, which records %s)%n", archive);
       return null;
     }
     List<Double> walls = new ArrayList<>();
@@ -381,8 +381,8 @@ public final class BenchCommand implements Callable<Integer> {
     Child measured = child(dir, concat(concat(List.of(java), flags), List.of("-cp", jar.toString(), MeasuredRun.class.getName()),
         concat(generateArgs, List.of("--out", dir.resolve("measured").toString()))));
     delete(dir.resolve("measured"));
-    out.printf("cold end to end, bin/rolepolicy generate ... (java %s -jar %s)%n", String.join(" ", flags), jar);
-    out.printf("  wall            %s%n", wall.format("s", "%.2f"));
+    out.printf(Locale.ROOT, "cold end to end, bin/rolepolicy generate ... (java %s -jar %s)%n", String.join(" ", flags), jar);
+    out.printf(Locale.ROOT, "  wall            %s%n", wall.format("s", "%.2f"));
     out.printf(Locale.ROOT, "  one more run, measured in the child: %.2f s wall, %.2f s CPU (JIT compilers %.2f s), peak heap %.0f MB%n",
         measured.seconds(), measured.measured("cpu_s"), measured.measured("jit_s"), measured.measured("peak_heap_mb"));
     return wall;
@@ -410,8 +410,8 @@ public final class BenchCommand implements Callable<Integer> {
       }
     }
     Spread spread = Spread.of(wall);
-    out.printf("cold end to end, through Maven: mvn -q compile exec:java -Dexec.args=\"generate ...\"%n");
-    out.printf("  wall            %s%n", spread.format("s", "%.2f"));
+    out.printf(Locale.ROOT, "cold end to end, through Maven: mvn -q compile exec:java -Dexec.args=\"generate ...\"%n");
+    out.printf(Locale.ROOT, "  wall            %s%n", spread.format("s", "%.2f"));
     return spread;
   }
 
@@ -475,14 +475,14 @@ public final class BenchCommand implements Callable<Integer> {
     Spread ratio = Spread.of(ratios);
     List<String> flags = ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
         .filter(a -> a.startsWith("-XX:") || a.startsWith("-Xmx")).toList();
-    out.printf("steady state in this JVM (%d worker threads, JVM flags %s, after %d untimed passes)%n",
+    out.printf(Locale.ROOT, "steady state in this JVM (%d worker threads, JVM flags %s, after %d untimed passes)%n",
         workers, flags.isEmpty() ? "none" : String.join(" ", flags), warmup);
-    out.printf("  generate        %s%n", Spread.of(genSeconds).format("s", "%.3f"));
-    out.printf("                  %s%n", rate.format("questions/s", "%,.0f"));
-    out.printf("  I/O floor       %s%n", Spread.of(floorSeconds).format("s", "%.3f"));
-    out.printf("                  (read the input as generate does, write the same output bytes with Jackson, no rules%s)%n",
+    out.printf(Locale.ROOT, "  generate        %s%n", Spread.of(genSeconds).format("s", "%.3f"));
+    out.printf(Locale.ROOT, "                  %s%n", rate.format("questions/s", "%,.0f"));
+    out.printf(Locale.ROOT, "  I/O floor       %s%n", Spread.of(floorSeconds).format("s", "%.3f"));
+    out.printf(Locale.ROOT, "                  (read the input as generate does, write the same output bytes with Jackson, no rules%s)%n",
         floorSame ? "" : "; WARNING: its bytes differ from generate's");
-    out.printf("  engine / floor  %s%n", ratio.format("x", "%.1f"));
+    out.printf(Locale.ROOT, "  engine / floor  %s%n", ratio.format("x", "%.1f"));
     out.printf(Locale.ROOT, "  rules build     %.2f s in this JVM cold, %.2f s again once warm%n", coldRules, warmRules);
     return new Steady(rate, ratio);
   }
@@ -521,7 +521,7 @@ public final class BenchCommand implements Callable<Integer> {
         }
       }
       same &= ok;
-      out.printf("%s: %s sha256 %s from the jar%s%n", name, ok ? "same bytes," : "DIFFERENT:", jarSum, others);
+      out.printf(Locale.ROOT, "%s: %s sha256 %s from the jar%s%n", name, ok ? "same bytes," : "DIFFERENT:", jarSum, others);
     }
     return same;
   }
@@ -532,7 +532,7 @@ public final class BenchCommand implements Callable<Integer> {
   private Scale scale(Path dir, List<Path> inputs, String java) throws IOException, InterruptedException {
     Path scaled = Files.createDirectories(dir.resolve("scale"));
     Files.copy(spider.resolve("tables.json"), scaled.resolve("tables.json"));
-    out.printf("scale: the splits repeated (each copy's SQL texts one space longer), one child JVM per size with -Xmx%s (java -Xmx%s -cp %s %s generate ...)%n",
+    out.printf(Locale.ROOT, "scale: the splits repeated (each copy's SQL texts one space longer), one child JVM per size with -Xmx%s (java -Xmx%s -cp %s %s generate ...)%n",
         scaleHeap, scaleHeap, jar, MeasuredRun.class.getSimpleName());
     out.println("  questions    wall s  ms/1000 q  questions/s  CPU s  peak heap MB  live heap MB  peak RSS MB");
     int[] sizes = {scale / 4, scale / 2, scale};

@@ -155,9 +155,9 @@ public final class EvaluateCommand implements Callable<Integer> {
     int[] widths = new int[rows.get(0).length];
     rows.forEach(r -> { for (int i = 0; i < r.length; i++) widths[i] = Math.max(widths[i], r[i].length()); });
     for (String[] r : rows) {
-      StringBuilder line = new StringBuilder(String.format("%-" + widths[0] + "s", r[0]));
+      StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-" + widths[0] + "s", r[0]));
       for (int i = 1; i < r.length; i++) {
-        line.append("  ").append(String.format("%" + widths[i] + "s", r[i]));
+        line.append("  ").append(String.format(Locale.ROOT, "%" + widths[i] + "s", r[i]));
       }
       w.println(line.toString().stripTrailing());
     }

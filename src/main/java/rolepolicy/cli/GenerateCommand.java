@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import me.tongfei.progressbar.ProgressBar;
@@ -125,9 +126,9 @@ public final class GenerateCommand implements Callable<Integer> {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    stdout.printf("rules: %d files compiled in %.2f s%n", RuleBase.ruleFiles(policy.rules).size(), ruleSeconds);
+    stdout.printf(Locale.ROOT, "rules: %d files compiled in %.2f s%n", RuleBase.ruleFiles(policy.rules).size(), ruleSeconds);
     summaries.forEach(s -> stdout.println(s.line()));
-    stdout.printf("wrote %s%n", out.resolve("{" + String.join(",", splits) + "}.json and policies/"));
+    stdout.printf(Locale.ROOT, "wrote %s%n", out.resolve("{" + String.join(",", splits) + "}.json and policies/"));
     return 0;
   }
 

@@ -66,12 +66,13 @@ public final class ReportCommand implements Callable<Integer> {
     }
     int out = figures.outOfRange().size();
     stdout.printf(
+        Locale.ROOT,
         "%d %s out of %s expected range%s%n",
         out,
         out == 1 ? "figure is" : "figures are",
         out == 1 ? "its" : "their",
         out == 0 ? "" : ", explained in the report");
-    stdout.printf("wrote %s and %s%n", target.resolve(QaReport.HTML_FILE), target.resolve(QaReport.JSON_FILE));
+    stdout.printf(Locale.ROOT, "wrote %s and %s%n", target.resolve(QaReport.HTML_FILE), target.resolve(QaReport.JSON_FILE));
     return 0;
   }
 }

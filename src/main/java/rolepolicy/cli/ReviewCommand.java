@@ -106,6 +106,7 @@ public final class ReviewCommand implements Callable<Integer> {
             .assign(schemas, overrideList, policy.overridesSource());
 
     out.printf(
+        Locale.ROOT,
         "review: %s; rules %s; overrides %s (%d entries)%n",
         db == null ? schemas.size() + " databases" : db,
         policy.rules,
@@ -138,6 +139,7 @@ public final class ReviewCommand implements Callable<Integer> {
     long flagged = rows.stream().filter(r -> !r.flags().isEmpty()).count();
     long overridden = rows.stream().filter(r -> r.policy().overrideRule() != null).count();
     out.printf(
+        Locale.ROOT,
         "== %s: %d tables, %d columns, %d flagged, %d overridden; samples: %s%n",
         schema.dbId(),
         schema.tables().size(),
@@ -171,7 +173,7 @@ public final class ReviewCommand implements Callable<Integer> {
       StringBuilder line = new StringBuilder(r != null && !r.flags().isEmpty() ? "! " : "  ");
       String[] cell = cells.get(i);
       for (int j = 0; j < width.length; j++) {
-        line.append(String.format("%-" + width[j] + "s  ", cell[j]));
+        line.append(String.format(Locale.ROOT, "%-" + width[j] + "s  ", cell[j]));
       }
       out.println((line + cell[6]).stripTrailing());
       if (r != null) {

@@ -12,6 +12,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
@@ -138,7 +139,7 @@ public final class DatasetGenerator {
 
   private Generated generate(String split, Question question, boolean withAudit)
       throws IOException {
-    String id = String.format("%s_%04d", split, question.index());
+    String id = String.format(Locale.ROOT, "%s_%04d", split, question.index());
     Audit trail = withAudit ? new Audit() : null;
     QuestionRecord record = questions.generate(id, question, trail);
     return new Generated(

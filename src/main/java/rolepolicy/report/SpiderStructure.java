@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import rolepolicy.report.QaFigures.Check;
 import rolepolicy.report.QaFigures.StructureFigures;
@@ -83,6 +84,7 @@ public final class SpiderStructure {
         questions == generated
             ? null
             : String.format(
+                Locale.ROOT,
                 "%s has %d questions but the generated %s split has %d: it may not be the file the split was generated from",
                 source, questions, split, generated);
     List<Check> checks = null;
@@ -106,9 +108,9 @@ public final class SpiderStructure {
     if (!in) {
       explanation =
           questions != SPIDER_DEV.get("questions")
-              ? String.format("the Spider file has %,d questions, not Spider 1.0 dev's 1,034: it is another or an edited dev split", questions)
+              ? String.format(Locale.ROOT, "the Spider file has %,d questions, not Spider 1.0 dev's 1,034: it is another or an edited dev split", questions)
               : unreadable > 0
-                  ? String.format("%d questions have an AST that cannot be read", unreadable)
+                  ? String.format(Locale.ROOT, "%d questions have an AST that cannot be read", unreadable)
                   : "the Spider dev file differs from Spider 1.0's in this feature";
     }
     return new Check(

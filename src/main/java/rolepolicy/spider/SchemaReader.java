@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import rolepolicy.model.SchemaColumn;
@@ -121,6 +122,7 @@ public final class SchemaReader {
     }
     if (e instanceof JsonProcessingException json && json.getLocation() != null) {
       return String.format(
+          Locale.ROOT,
           "%s: malformed JSON at line %d, column %d: %s",
           file, json.getLocation().getLineNr(), json.getLocation().getColumnNr(), json.getOriginalMessage());
     }

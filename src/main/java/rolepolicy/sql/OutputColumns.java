@@ -2,6 +2,7 @@ package rolepolicy.sql;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.statement.select.AllColumns;
@@ -72,6 +73,7 @@ final class OutputColumns {
     if (named.size() != body.size()) {
       throw new SqlAnalysisException(
           String.format(
+              Locale.ROOT,
               "WITH %s names %d columns but its query has %d",
               name(item), named.size(), body.size()));
     }

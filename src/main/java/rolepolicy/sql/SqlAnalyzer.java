@@ -1,5 +1,6 @@
 package rolepolicy.sql;
 
+import java.util.Locale;
 import net.sf.jsqlparser.parser.CCJSqlParser;
 import net.sf.jsqlparser.parser.CCJSqlParserConstants;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
@@ -92,6 +93,7 @@ public final class SqlAnalyzer {
       if (next.kind != CCJSqlParserConstants.EOF) {
         throw new SqlAnalysisException(
             String.format(
+                Locale.ROOT,
                 "more than one statement: text goes on at line %d, column %d (offset %d)",
                 next.beginLine,
                 next.beginColumn,
@@ -118,6 +120,7 @@ public final class SqlAnalyzer {
     if (e.currentToken != null && e.currentToken.next != null) {
       Token bad = e.currentToken.next;
       return String.format(
+          Locale.ROOT,
           "cannot parse SQL at line %d, column %d (offset %d): unexpected %s",
           bad.beginLine,
           bad.beginColumn,

@@ -1,58 +1,69 @@
 package rolepolicy.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
+import picocli.CommandLine.ExitCode;
 
 /** The bench command's checks before it times anything, and its statistics. */
 class BenchCommandTest {
-  private final StringWriter err = new StringWriter();
+  record Result(int code, String out, String err) {
+    /** The first line of stderr: the message; a usage error's help follows it. */
+    String message() {
+      return err.lines().findFirst().orElse("");
+    }
+  }
 
-  private int bench(String... args) {
-    CommandLine cli = new CommandLine(new BenchCommand());
-    cli.setOut(new PrintWriter(new StringWriter(), true));
-    cli.setErr(new PrintWriter(err, true));
-    cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
-      err.write("error: " + e.getMessage());
-      return Main.BAD_INPUT;
-    });
-    return cli.execute(args);
+  /** Runs {@code bench} through Main, with Main's exception handler: a crash is exit 70. */
+  private static Result bench(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    String[] all = Stream.concat(Stream.of("bench"), Stream.of(args)).toArray(String[]::new);
+    int code = Main.run(all, new PrintWriter(out, true), new PrintWriter(err, true));
+    return new Result(code, out.toString(), err.toString());
   }
 
   @Test
   void onlyTrainAndDevAreTimed() {
-    assertEquals(2, bench("--spider", "data/spider", "--splits", "test"));
-    assertTrue(err.toString().contains("bench times train and dev only, not 'test'"), err.toString());
+    Result r = bench("--spider", "data/spider", "--splits", "test");
+    assertEquals(ExitCode.USAGE, r.code(), r.err());
+    assertEquals("bench times train and dev only, not 'test'", r.message(), r.err());
   }
 
   @Test
   void aNegativeRunCountIsRefused() {
-    assertEquals(2, bench("--spider", "data/spider", "--launcher-runs", "-1"));
-    assertTrue(err.toString().contains("--launcher-runs and --scale at least 0"), err.toString());
+    Result r = bench("--spider", "data/spider", "--launcher-runs", "-1");
+    assertEquals(ExitCode.USAGE, r.code(), r.err());
+    assertEquals("--runs and --warmup must be at least 1; --maven-runs, --c1-runs, --launcher-runs and --scale at least 0",
+        r.message(), r.err());
   }
 
   @Test
   void aMissingJarSaysHowToBuildIt() {
-    assertEquals(Main.BAD_INPUT, bench("--spider", "data/spider", "--splits", "dev", "--jar", "target/none.jar"));
-    assertTrue(err.toString().contains("target/none.jar: packaged jar not found; build it with: mvn -B -q package -DskipTests"),
-        err.toString());
+    Result r = bench("--spider", "data/spider", "--splits", "dev", "--jar", "target/none.jar");
+    assertEquals(Main.BAD_INPUT, r.code(), r.err());
+    assertEquals("error: target/none.jar: packaged jar not found; build it with: mvn -B -q package -DskipTests\n", r.err());
+    assertEquals("", r.out());
   }
 
   @Test
   void aWarmupOfNoPassIsRefused() {
-    assertEquals(2, bench("--spider", "data/spider", "--warmup", "0"));
-    assertTrue(err.toString().contains("--runs and --warmup must be at least 1"), err.toString());
+    Result r = bench("--spider", "data/spider", "--warmup", "0");
+    assertEquals(ExitCode.USAGE, r.code(), r.err());
+    assertEquals("--runs and --warmup must be at least 1; --maven-runs, --c1-runs, --launcher-runs and --scale at least 0",
+        r.message(), r.err());
   }
 
   @Test
   void aMissingBaselineJarIsNamed() {
-    assertEquals(Main.BAD_INPUT, bench("--spider", "data/spider", "--splits", "dev", "--baseline-jar", "target/old.jar"));
-    assertTrue(err.toString().contains("target/old.jar: baseline jar not found"), err.toString());
+    Result r = bench("--spider", "data/spider", "--splits", "dev", "--baseline-jar", "target/old.jar");
+    assertEquals(Main.BAD_INPUT, r.code(), r.err());
+    assertEquals("error: target/old.jar: baseline jar not found\n", r.err());
+    assertEquals("", r.out());
   }
 
   @Test

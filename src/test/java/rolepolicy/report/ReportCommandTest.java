@@ -3,7 +3,6 @@ package rolepolicy.report;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -24,8 +23,7 @@ import javax.imageio.ImageIO;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
-import rolepolicy.cli.ReportCommand;
+import rolepolicy.cli.Main;
 
 /** The report command on a hand-made dataset: every figure against a count made by hand. */
 class ReportCommandTest {
@@ -40,16 +38,24 @@ class ReportCommandTest {
     QaFixture.write(data, spider);
   }
 
-  private int run(String... args) {
-    CommandLine cli = new CommandLine(new ReportCommand());
+  record Result(int code, String out, String err) {}
+
+  /** Runs {@code report} through Main, with its exception handler: bad input is exit 1, a crash 70. */
+  private static Result run(String... args) {
     StringWriter out = new StringWriter();
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(new StringWriter(), true));
-    return cli.execute(args);
+    StringWriter err = new StringWriter();
+    String[] all = Stream.concat(Stream.of("report"), Stream.of(args)).toArray(String[]::new);
+    int code = Main.run(all, new PrintWriter(out, true), new PrintWriter(err, true));
+    return new Result(code, out.toString(), err.toString());
+  }
+
+  private static void succeeds(Result r) {
+    assertEquals(0, r.code(), r.err());
+    assertEquals("", r.err());
   }
 
   private JsonNode report() throws IOException {
-    assertEquals(0, run("--data", data.toString(), "--spider", spider.toString()));
+    succeeds(run("--data", data.toString(), "--spider", spider.toString()));
     return QaFixture.JSON.readTree(data.resolve("qa/qa.json").toFile());
   }
 
@@ -182,8 +188,8 @@ class ReportCommandTest {
 
   @Test
   void twoRunsWriteIdenticalBytes() throws IOException {
-    assertEquals(0, run("--data", data.toString(), "--spider", spider.toString(), "--out", dir.resolve("a").toString()));
-    assertEquals(0, run("--data", data.toString(), "--spider", spider.toString(), "--out", dir.resolve("b").toString()));
+    succeeds(run("--data", data.toString(), "--spider", spider.toString(), "--out", dir.resolve("a").toString()));
+    succeeds(run("--data", data.toString(), "--spider", spider.toString(), "--out", dir.resolve("b").toString()));
     for (String file : List.of("qa.json", "report.html")) {
       assertArrayEquals(Files.readAllBytes(dir.resolve("a").resolve(file)), Files.readAllBytes(dir.resolve("b").resolve(file)), file);
     }
@@ -198,7 +204,11 @@ class ReportCommandTest {
     byte[] json = Files.readAllBytes(data.resolve("qa/qa.json"));
     byte[] html = Files.readAllBytes(data.resolve("qa/report.html"));
     Files.writeString(data.resolve("dev.json"), "[{\"id\": \"dev_0001\"");
-    assertNotEquals(0, run("--data", data.toString(), "--spider", spider.toString()));
+    Result r = run("--data", data.toString(), "--spider", spider.toString());
+    assertEquals(Main.BAD_INPUT, r.code(), r.err());
+    assertEquals("error: " + data.resolve("dev.json") + ": cannot read as a generated split (Unexpected end-of-input:"
+        + " expected close marker for Object (start marker at [Source: REDACTED"
+        + " (`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION` disabled); line: 1, column: 2]))\n", r.err());
     assertArrayEquals(json, Files.readAllBytes(data.resolve("qa/qa.json")));
     assertArrayEquals(html, Files.readAllBytes(data.resolve("qa/report.html")));
     try (Stream<Path> files = Files.list(data.resolve("qa"))) {
@@ -227,7 +237,9 @@ class ReportCommandTest {
   @Test
   void aFolderWithoutSplitFilesIsBadInput() throws IOException {
     Files.delete(data.resolve("dev.json"));
-    assertNotEquals(0, run("--data", data.toString()));
+    Result r = run("--data", data.toString());
+    assertEquals(Main.BAD_INPUT, r.code(), r.err());
+    assertEquals("error: " + data + ": no split file (train.json, dev.json or test.json); run generate first\n", r.err());
     assertFalse(Files.exists(data.resolve("qa")));
   }
 }

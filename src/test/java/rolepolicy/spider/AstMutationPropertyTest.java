@@ -16,6 +16,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -37,7 +38,9 @@ import rolepolicy.sql.TextRef;
 /**
  * Random damage to real Spider ASTs (SPEC §4: "never a crash, never a silently dropped record"):
  * the whole question pipeline still gives a record with a gold label, and whatever the walker
- * cannot resolve is refused as UNRESOLVED.
+ * cannot resolve is refused as UNRESOLVED. The walk reads the AST it is given: each reference names
+ * the column and aggregate of the col_unit at its path, and a last change to one col_unit changes
+ * the walk at that col_unit only, as the change says.
  */
 class AstMutationPropertyTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -71,6 +74,14 @@ class AstMutationPropertyTest {
   /** A real dev.json record, by position, and the mutations to apply in order. */
   record Case(int record, List<Mutation> mutations) {}
 
+  /** A mutation as applied: the node it changed (null when nothing was changed), in words. */
+  record Applied(Kind kind, String path, String text) {
+    @Override
+    public String toString() {
+      return text;
+    }
+  }
+
   private static final String[] STRINGS = {"", "and", "sql", "table_unit", "*", "x"};
   private static final JsonNode[] NUMBERS = {
     NODES.numberNode(0), NODES.numberNode(1), NODES.numberNode(-1), NODES.numberNode(5),
@@ -78,15 +89,17 @@ class AstMutationPropertyTest {
   };
   private static final int[] COLUMN_IDS = {-1, 99999};
 
-  @Property(tries = 300)
+  @Property(tries = 1000, seed = "20251123")
   void aMutatedAstNeverBreaksTheQuestionPipeline(@ForAll("cases") Case c) {
     JsonNode original = dev().get(c.record());
     String dbId = original.get("db_id").asText();
-    int columns = TestData.schemas().get(dbId).columns().size();
-    List<String> applied = new ArrayList<>();
+    Schema schema = TestData.schemas().get(dbId);
+    List<Applied> applied = new ArrayList<>();
     JsonNode sql = original.get("sql").deepCopy();
+    JsonNode beforeLast = sql;
     for (Mutation m : c.mutations()) {
-      sql = mutate(sql, m, columns, applied);
+      beforeLast = sql.deepCopy();
+      sql = mutate(sql, m, schema.columns().size(), applied);
     }
     Question question =
         new Question(
@@ -94,9 +107,11 @@ class AstMutationPropertyTest {
     String context = "dev record " + (c.record() + 1) + " (" + question.query() + ") after " + applied;
 
     AstWalk walk;
+    AstWalk walkBeforeLast;
     QuestionRecord record;
     try {
-      walk = new AstWalker(TestData.schemas().get(dbId)).walk(sql);
+      walk = new AstWalker(schema).walk(sql);
+      walkBeforeLast = new AstWalker(schema).walk(beforeLast);
       record = generator().generate(String.format("dev_%04d", c.record() + 1), question, null);
     } catch (RuntimeException | StackOverflowError e) {
       throw new AssertionError("the pipeline threw on " + context + ": " + e, e);
@@ -122,6 +137,98 @@ class AstMutationPropertyTest {
       assertTrue(record.problems().containsAll(walk.problems()), context + ": " + record.problems());
       assertEquals(List.of(), record.negativeExamples(), context);
     }
+
+    assertRefsReadTheirColUnits(walk, sql, schema, context);
+    Applied last = applied.get(applied.size() - 1);
+    if (last.path() != null && COL_UNIT_CHANGES.contains(last.kind())) {
+      String seen = assertOnlyThatColUnitChanged(walkBeforeLast, walk, last, beforeLast, sql, schema, context);
+      Statistics.label("last change, to one col_unit").collect(last.kind() + " " + seen);
+    }
+    Statistics.label("last change, to one col_unit").coverage(coverage -> {
+      for (Kind kind : COL_UNIT_CHANGES) {
+        coverage.check(kind + " walked").count(n -> n >= MIN_WALKED_CHANGES);
+      }
+    });
+  }
+
+  /** The mutations that change one col_unit's aggregate or column id and leave the AST's shape. */
+  private static final Set<Kind> COL_UNIT_CHANGES = Set.of(Kind.COLUMN_ID, Kind.OTHER_COLUMN, Kind.AGGREGATE);
+
+  /** Changes of each of those kinds, to a col_unit the walker reads, that the fixed seed must give. */
+  private static final int MIN_WALKED_CHANGES = 20;
+
+  /** Each reference names the column of the col_unit at its path, with the aggregate that applies there. */
+  private static void assertRefsReadTheirColUnits(AstWalk walk, JsonNode sql, Schema schema, String context) {
+    for (ColumnRef ref : walk.refs()) {
+      JsonNode unit = sql.at(ref.path());
+      String what = context + ": " + ref + " at " + ref.path() + ", " + unit;
+      assertTrue(unit.isArray() && unit.path(1).isIntegralNumber(), what);
+      assertEquals(schema.key(unit.get(1).asInt()), ref.column(), what);
+      // in a SELECT item, the item's aggregate, else the col_unit's own
+      int itemAgg = ref.itemPath() == null ? 0 : sql.at(ref.itemPath()).get(0).asInt();
+      assertEquals(itemAgg != 0 ? itemAgg : unit.get(0).asInt(), ref.aggId(), what);
+    }
+  }
+
+  /**
+   * A change to one col_unit's aggregate or column id leaves what the walker visits as it was: the
+   * walk after it differs from the walk before it at that col_unit only, as the change says.
+   * Returns whether the walker reads that col_unit ("walked", "not walked"), or "was *" when the
+   * col_unit named column 0, which leaves no trace in the walk before.
+   */
+  private static String assertOnlyThatColUnitChanged(
+      AstWalk before, AstWalk after, Applied change, JsonNode beforeSql, JsonNode sql, Schema schema, String context) {
+    String path = change.path();
+    String idProblem = "AST " + path + "/1: column id ";
+    Map<String, String> was = refsByPath(before, context);
+    Map<String, String> now = refsByPath(after, context);
+    String wasHere = was.remove(path);
+    String nowHere = now.remove(path);
+    String what = context + ": walk before the last change " + before + ", after " + after;
+    assertEquals(was, now, what);
+    assertEquals(withoutPrefix(before.problems(), idProblem), withoutPrefix(after.problems(), idProblem), what);
+
+    int id = sql.at(path + "/1").asInt();
+    boolean walked = wasHere != null || before.problems().stream().anyMatch(p -> p.startsWith(idProblem));
+    boolean known = beforeSql.at(path + "/1").asInt() != 0;
+    switch (change.kind()) {
+      case AGGREGATE -> {
+        assertEquals(before.problems(), after.problems(), what);
+        assertEquals(column(wasHere), column(nowHere), what);
+      }
+      case COLUMN_ID -> {
+        assertEquals(null, nowHere, what);
+        if (known) {
+          assertEquals(walked, after.problems().contains(idProblem + id + " is out of range for " + schema.dbId()), what);
+        }
+      }
+      case OTHER_COLUMN -> {
+        assertTrue(after.problems().stream().noneMatch(p -> p.startsWith(idProblem)), what);
+        if (known) {
+          assertEquals(walked && id != 0 ? schema.key(id) : null, column(nowHere), what);
+        }
+      }
+      default -> throw new IllegalArgumentException(change.kind().name());
+    }
+    return !known ? "was *" : walked ? "walked" : "not walked";
+  }
+
+  /** The references of a walk by col_unit path: column, role and aggregate; one per path. */
+  private static Map<String, String> refsByPath(AstWalk walk, String context) {
+    Map<String, String> byPath = new TreeMap<>();
+    for (ColumnRef ref : walk.refs()) {
+      String previous = byPath.put(ref.path(), ref.column() + " " + ref.role() + " agg " + ref.aggId());
+      assertEquals(null, previous, context + ": two references at " + ref.path());
+    }
+    return byPath;
+  }
+
+  private static String column(String summary) {
+    return summary == null ? null : summary.substring(0, summary.indexOf(' '));
+  }
+
+  private static List<String> withoutPrefix(List<String> problems, String prefix) {
+    return problems.stream().filter(p -> !p.startsWith(prefix)).toList();
   }
 
   /**
@@ -204,7 +311,7 @@ class AstMutationPropertyTest {
     }
   }
 
-  private static JsonNode mutate(JsonNode root, Mutation m, int columns, List<String> applied) {
+  private static JsonNode mutate(JsonNode root, Mutation m, int columns, List<Applied> applied) {
     List<Slot> slots = new ArrayList<>();
     collect(root, null, null, -1, "", slots);
     List<Slot> candidates =
@@ -219,7 +326,7 @@ class AstMutationPropertyTest {
           default -> slots;
         };
     if (candidates.isEmpty()) {
-      applied.add(m.kind() + " (nothing to mutate)");
+      applied.add(new Applied(m.kind(), null, m.kind() + " (nothing to mutate)"));
       return root;
     }
     Slot slot = candidates.get(m.pick() % candidates.size());
@@ -227,25 +334,25 @@ class AstMutationPropertyTest {
     switch (m.kind()) {
       case DELETE_FIELD -> {
         ((ObjectNode) slot.container()).remove(slot.field());
-        applied.add("delete " + where);
+        applied.add(new Applied(m.kind(), where, "delete " + where));
         return root;
       }
       case COLUMN_ID -> {
         int id = COLUMN_IDS[m.variant() % COLUMN_IDS.length];
         ((ArrayNode) slot.get(root)).set(1, NODES.numberNode(id));
-        applied.add("column id " + id + " at " + where + "/1");
+        applied.add(new Applied(m.kind(), where, "column id " + id + " at " + where + "/1"));
         return root;
       }
       case OTHER_COLUMN -> {
         int id = m.variant() % columns;
         ((ArrayNode) slot.get(root)).set(1, NODES.numberNode(id));
-        applied.add("column id " + id + " at " + where + "/1");
+        applied.add(new Applied(m.kind(), where, "column id " + id + " at " + where + "/1"));
         return root;
       }
       case AGGREGATE -> {
         int agg = m.variant() % 6;
         ((ArrayNode) slot.get(root)).set(0, NODES.numberNode(agg));
-        applied.add("aggregate " + agg + " at " + where + "/0");
+        applied.add(new Applied(m.kind(), where, "aggregate " + agg + " at " + where + "/0"));
         return root;
       }
       case TRUNCATE_ARRAY -> {
@@ -254,12 +361,12 @@ class AstMutationPropertyTest {
         while (array.size() > keep) {
           array.remove(array.size() - 1);
         }
-        applied.add("truncate " + where + " to " + keep);
+        applied.add(new Applied(m.kind(), where, "truncate " + where + " to " + keep));
         return root;
       }
       default -> {
         JsonNode value = replacement(m);
-        applied.add("replace " + where + " by " + value);
+        applied.add(new Applied(m.kind(), where, "replace " + where + " by " + value));
         return replace(root, slot, value);
       }
     }

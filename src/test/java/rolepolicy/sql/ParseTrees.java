@@ -8,8 +8,10 @@ import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Set;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
+import net.sf.jsqlparser.parser.ParseException;
 import net.sf.jsqlparser.parser.SimpleNode;
 import net.sf.jsqlparser.parser.Token;
+import net.sf.jsqlparser.parser.TokenMgrException;
 
 /**
  * JSqlParser object trees as text, to compare the tree {@link SpiderSqlParser} builds with
@@ -26,11 +28,14 @@ final class ParseTrees {
 
   private ParseTrees() {}
 
-  /** JSqlParser's tree of the text, as text; null when JSqlParser rejects the text. */
+  /**
+   * JSqlParser's tree of the text, as text; null when JSqlParser rejects the text with a parse or
+   * lexical error. Any other exception is thrown.
+   */
   static String jsqlparser(String sql) {
     try {
       return of(CCJSqlParserUtil.newParser(sql).withSquareBracketQuotation(true).Statement());
-    } catch (Exception | Error e) {
+    } catch (ParseException | TokenMgrException e) {
       return null;
     }
   }
