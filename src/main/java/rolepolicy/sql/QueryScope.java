@@ -23,7 +23,7 @@ import rolepolicy.spider.Schema;
  * else to one of an enclosing level. A FROM entry is a schema table, a derived table ({@code
  * (SELECT ...) AS t}) or a common table expression; only a schema table's columns are references.
  */
-final class QueryScope {
+public final class QueryScope {
   /** The names SQLite reads as a table's row id when no real column has the name. */
   private static final Set<String> ROW_IDS = Set.of("rowid", "oid", "_rowid_");
 
@@ -316,7 +316,6 @@ final class QueryScope {
     return new SqlAnalysisException("cannot resolve column " + column + ": " + why);
   }
 
-  /** An identifier without its quotes ({@code "x"}, {@code `x`}, {@code [x]}). */
   /** An identifier without its quotes: {@code "x"}, {@code `x`} or {@code [x]} is {@code x}. */
   public static String unquote(String identifier) {
     if (identifier.length() >= 2) {
