@@ -1,5 +1,6 @@
 package rolepolicy.rules;
 
+import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -23,6 +24,18 @@ class NegativeRulesTest {
     // SELECT name FROM student -> SELECT name, email FROM student (email before birth_date).
     assertAppend(negative(Query.from("student").select("student.name")),
         "N1", N1, "student.email", "student", Policy.Hidden);
+
+    // Candidates in two tables: the first by FROM order, then by column order.
+    assertAll(
+        () -> assertAppend(
+            negative(Query.from("student", "enrolment").select("student.name")),
+            "N1", N1, "student.email", "student", Policy.Hidden),
+        () -> assertAppend(
+            negative(Query.from("enrolment", "student").select("student.name")),
+            "N1", N1, "enrolment.phone", "enrolment", Policy.Hidden),
+        () -> assertAppend(
+            negative(Query.from("enrolment", "student").select("enrolment.phone")),
+            "N1", N1, "student.email", "student", Policy.Hidden));
   }
 
   @Test
@@ -72,6 +85,23 @@ class NegativeRulesTest {
     // club has no Hidden column and nothing aggregated: append its key.
     assertAppend(negative(Query.from("club").select("club.title")),
         "N3", N3, "club.club_id", "club", Policy.JoinOnly);
+
+    // Several JoinOnly candidates (every Hidden column already selected bare, so N1 does not
+    // apply): the first by FROM order, then by column order.
+    assertAll(
+        () -> assertAppend( // advisor_id, student_id, house_id: the first in column order
+            negative(Query.from("student").select("student.email").select("student.birth_date")),
+            "N3", N3, "student.advisor_id", "student", Policy.JoinOnly),
+        () -> assertAppend( // enrolment's course_id and student_id come before club's club_id
+            negative(Query.from("enrolment", "club").select("enrolment.phone").select("club.title")),
+            "N3", N3, "enrolment.course_id", "enrolment", Policy.JoinOnly),
+        () -> assertAppend(
+            negative(Query.from("club", "enrolment").select("club.title").select("enrolment.phone")),
+            "N3", N3, "club.club_id", "club", Policy.JoinOnly),
+        () -> assertAppend( // advisor_id is selected already: the next in column order
+            negative(Query.from("student").select("student.email").select("student.birth_date")
+                .select("student.advisor_id")),
+            "N3", N3, "student.student_id", "student", Policy.JoinOnly));
   }
 
   @Test

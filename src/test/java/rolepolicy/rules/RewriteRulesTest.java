@@ -1,5 +1,6 @@
 package rolepolicy.rules;
 
+import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -123,6 +124,23 @@ class RewriteRulesTest {
             .anyMatch(f -> f.rule().equals(FIRST_UNREWRITABLE)
                 && f.matched().contains("student.fee_amount AggArg agg=4 #1 R4")),
         () -> "no firing of \"" + FIRST_UNREWRITABLE + "\" on #1 in " + audit.firings());
+
+    // Two violations of one kind, in either order: the first in walk order decides.
+    assertAll(
+        () -> assertEquals(0, assertRefusal(
+            decide(Query.from("student").select(4, "student.score").select(1, "student.fee_amount")),
+            "R4", R4, "student.score").ref().position()),
+        () -> assertEquals(0, assertRefusal(
+            decide(Query.from("student").select(1, "student.fee_amount").select(4, "student.score")),
+            "R4", R4, "student.fee_amount").ref().position()),
+        () -> assertEquals(1, assertRefusal(
+            decide(Query.from("student").select("student.name").where("student.email")
+                .where("student.score")),
+            "R3", R3, "student.email").ref().position()),
+        () -> assertEquals(1, assertRefusal(
+            decide(Query.from("student").select("student.name").where("student.score")
+                .where("student.email")),
+            "R3", R3, "student.score").ref().position()));
   }
 
   @Test
@@ -133,6 +151,15 @@ class RewriteRulesTest {
 
     assertEquals("R1", assertInstanceOf(RewriteStep.class, decide(selectsAKey, 1)).code());
     assertRefusal(decide(selectsAKey, 2), "MAX_STEPS", MAX_STEPS, "student.advisor_id");
+
+    // With two violations left, the refusal names the first in walk order.
+    assertAll(
+        () -> assertRefusal(
+            decide(Query.from("student").select("student.advisor_id").select("student.email"), 2),
+            "MAX_STEPS", MAX_STEPS, "student.advisor_id"),
+        () -> assertRefusal(
+            decide(Query.from("student").select("student.email").select("student.advisor_id"), 2),
+            "MAX_STEPS", MAX_STEPS, "student.email"));
   }
 
   @Test
@@ -152,6 +179,23 @@ class RewriteRulesTest {
     assertEquals("student.email", step.ref().column());
     assertEquals("student.student_id", step.replacement().key());
     assertEquals(0, step.wrapAggId());
+
+    // Two selected columns R1 could rewrite: one step, on the first in walk order.
+    assertAll(
+        () -> assertRewrites(R1,
+            decide(Query.from("student").select("student.email").select("student.birth_date")),
+            0, "student.email"),
+        () -> assertRewrites(R1,
+            decide(Query.from("student").select("student.birth_date").select("student.email")),
+            0, "student.birth_date"),
+        () -> assertRewrites(R1,
+            decide(Query.from("student").select("student.name").select("student.advisor_id")
+                .select("student.email")),
+            1, "student.advisor_id"),
+        () -> assertRewrites(R1,
+            decide(Query.from("student").select("student.name").select("student.email")
+                .select("student.advisor_id")),
+            1, "student.email"));
   }
 
   @Test
@@ -191,6 +235,16 @@ class RewriteRulesTest {
     // club_id is club's only _id column, and R1 never replaces a column by itself.
     assertRefusal(decide(Query.from("club").select("club.club_id")),
         "R1_NO_CANDIDATE", R1_NO_CANDIDATE, "club.club_id");
+
+    // It judges the first violation in walk order only: an earlier one that R1 or R2 can rewrite
+    // is rewritten first, and club_id is left for the next round.
+    assertAll(
+        () -> assertRewrites(R1,
+            decide(Query.from("student", "club").select("student.email").select("club.club_id")),
+            0, "student.email"),
+        () -> assertRewrites(R2,
+            decide(Query.from("club").select("club.budget").select("club.club_id")),
+            0, "club.budget"));
   }
 
   @Test
@@ -200,6 +254,36 @@ class RewriteRulesTest {
     assertEquals("club.budget", step.ref().column());
     assertEquals(5, step.wrapAggId());
     assertNull(step.replacement());
+
+    // Two selected AggOnly columns: one step, on the first in walk order.
+    // train_1791, on the real small_bank_1 schema: SELECT T2.balance, T3.balance FROM accounts AS
+    // T1 JOIN checking AS T2 ON T1.custid = T2.custid JOIN savings AS T3 ON T1.custid = T3.custid
+    // WHERE T1.name = 'Brown'
+    Query trainRecord1791 =
+        Query.from("accounts", "checking", "savings")
+            .select("checking.balance")
+            .select("savings.balance")
+            .join("accounts.custid")
+            .join("checking.custid")
+            .join("accounts.custid")
+            .join("savings.custid")
+            .where("accounts.name");
+    assertAll(
+        () -> assertRewrites(R2,
+            decide(Query.from("club").select("club.budget").select("club.revenue")),
+            0, "club.budget"),
+        () -> assertRewrites(R2,
+            decide(Query.from("club").select("club.revenue").select("club.budget")),
+            0, "club.revenue"),
+        () -> assertRewrites(R2,
+            decide(Query.from("club").select("club.title").select("club.revenue").select("club.budget")),
+            1, "club.revenue"),
+        () -> assertRewrites(R2,
+            decide(Query.from("student", "club").select("student.score").select("club.budget")),
+            0, "student.score"),
+        () -> assertRewrites(R2,
+            decide(trainRecord1791, TestData.autoPolicies().get("small_bank_1"), 0),
+            0, "checking.balance"));
   }
 
   @Test
@@ -249,6 +333,14 @@ class RewriteRulesTest {
     assertEquals(rule, refusal.rule());
     assertEquals(column, refusal.ref().column());
     return refusal;
+  }
+
+  /** One rewrite step by {@code rule}, on the reference at walk position {@code position}. */
+  private static void assertRewrites(String rule, Decision decision, int position, String column) {
+    RewriteStep step = assertInstanceOf(RewriteStep.class, decision);
+    assertEquals(rule, step.rule());
+    assertEquals(column, step.ref().column(), "the column rewritten");
+    assertEquals(position, step.ref().position(), "the walk position rewritten");
   }
 
   private static RewriteStep assertRewrite(Decision decision, String code, String rule) {
