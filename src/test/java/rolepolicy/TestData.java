@@ -78,10 +78,14 @@ public final class TestData {
     return schemas;
   }
 
-  /** Automatic policies of every Spider database (no overrides). */
+  private static KieBase policiesRules;
+
+  /** Automatic policies of every Spider database (no overrides), by the current {@link #rules()}. */
   public static synchronized Map<String, DatabasePolicies> autoPolicies() {
-    if (policies == null) {
-      policies = new PolicyAssigner(rules()).assign(schemas(), List.of(), "no overrides");
+    KieBase current = rules();
+    if (policies == null || policiesRules != current) {
+      policies = new PolicyAssigner(current).assign(schemas(), List.of(), "no overrides");
+      policiesRules = current;
     }
     return policies;
   }
