@@ -41,6 +41,8 @@ class RewriteRulesTest {
         "R3", R3, "student.email");
     assertRefusal(decide(Query.from("club").select("club.title").join("club.budget")),
         "R3", R3, "club.budget");
+    assertEquals(cells("Hidden JoinCond", "Hidden WherePred", "AggOnly JoinCond", "AggOnly WherePred"),
+        unrewritableCells(R3));
   }
 
   @Test
@@ -49,6 +51,7 @@ class RewriteRulesTest {
     // SELECT max(score) FROM student
     assertRefusal(
         decide(Query.from("student").select(1, "student.score")), "R4", R4, "student.score");
+    assertEquals(cells("AggOnly AggArg 1", "AggOnly AggArg 2", "AggOnly AggArg 4"), unrewritableCells(R4));
   }
 
   @Test
@@ -56,6 +59,9 @@ class RewriteRulesTest {
   void aggregatedHiddenOrJoinOnlyHasNoRewrite() {
     assertRefusal(decide(Query.from("student").select(3, "student.email")),
         "NO_RULE", NO_RULE, "student.email");
+    assertEquals(cells("Hidden AggArg 1", "Hidden AggArg 2", "Hidden AggArg 3", "Hidden AggArg 4", "Hidden AggArg 5",
+        "JoinOnly AggArg 1", "JoinOnly AggArg 2", "JoinOnly AggArg 3", "JoinOnly AggArg 4", "JoinOnly AggArg 5"),
+        unrewritableCells(NO_RULE));
     assertRefusal(decide(Query.from("student").select(3, "student.student_id")),
         "NO_RULE", NO_RULE, "student.student_id");
   }
@@ -67,6 +73,8 @@ class RewriteRulesTest {
     assertEquals("SELECT_STAR", refusal.reason());
     assertEquals(SELECT_STAR, refusal.rule());
     assertNull(refusal.ref());
+    // a query without * is not refused for it
+    assertEquals(new Answer(ANSWER), decide(Query.from("club").select("club.title")));
   }
 
   @Test
@@ -78,6 +86,8 @@ class RewriteRulesTest {
             decide(Query.from("club").select("club.title").withUnresolvedReference()));
     assertEquals("UNRESOLVED", refusal.reason());
     assertEquals(UNRESOLVED, refusal.rule());
+    // a resolved query is not refused for it
+    assertEquals(new Answer(ANSWER), decide(Query.from("club").select("club.title")));
   }
 
   @Test
@@ -94,6 +104,9 @@ class RewriteRulesTest {
                 .join("enrolment.student_id")
                 .where("enrolment.course_id"));
     assertEquals(new Answer(ANSWER), decision);
+    // a violation left is not answered; a query another rule decides gets that one decision only
+    assertRewrite(decide(Query.from("student").select("student.email")), "R1", R1);
+    assertSelectStarRefusal(decide(Query.from("club").selectStar()));
   }
 
   @Test
@@ -196,6 +209,11 @@ class RewriteRulesTest {
             decide(Query.from("student").select("student.name").select("student.email")
                 .select("student.advisor_id")),
             1, "student.email"));
+    // the substitute comes from the column's own table, even when another has a primary key _id
+    RewriteStep own = assertRewrite(decide(Query.from("enrolment", "student").select("enrolment.phone")), "R1", R1);
+    assertEquals("enrolment.course_id", own.replacement().key());
+    // a query another rule decides first gets that one decision only
+    assertSelectStarRefusal(decide(Query.from("student").selectStar().select("student.email")));
   }
 
   @Test
@@ -235,6 +253,11 @@ class RewriteRulesTest {
     // club_id is club's only _id column, and R1 never replaces a column by itself.
     assertRefusal(decide(Query.from("club").select("club.club_id")),
         "R1_NO_CANDIDATE", R1_NO_CANDIDATE, "club.club_id");
+    // not for an AggOnly column, even in a table with no _id column (small_bank_1's checking)
+    assertRewrite(decide(Query.from("checking").select("checking.balance"),
+        TestData.autoPolicies().get("small_bank_1"), 0), "R2", R2);
+    // a query another rule decides first gets that one decision only
+    assertSelectStarRefusal(decide(Query.from("club").selectStar().select("club.club_id")));
 
     // It judges the first violation in walk order only: an earlier one that R1 or R2 can rewrite
     // is rewritten first, and club_id is left for the next round.
@@ -251,6 +274,7 @@ class RewriteRulesTest {
   @DisplayName(R2)
   void wrapASelectedAggOnlyColumnInAvg() {
     RewriteStep step = assertRewrite(decide(Query.from("club").select("club.budget")), "R2", R2);
+    assertSelectStarRefusal(decide(Query.from("club").selectStar().select("club.budget")));
     assertEquals("club.budget", step.ref().column());
     assertEquals(5, step.wrapAggId());
     assertNull(step.replacement());
@@ -324,6 +348,51 @@ class RewriteRulesTest {
 
   private static Decision decide(Query query, DatabasePolicies policies, int step) {
     return TestData.engine().decide(query.walk(), policies, step, false, null, "step " + step).decision();
+  }
+
+  private static void assertSelectStarRefusal(Decision decision) {
+    Refusal refusal = assertInstanceOf(Refusal.class, decision);
+    assertEquals(SELECT_STAR, refusal.rule());
+  }
+
+  /** One column of each policy in the school database. */
+  private static final java.util.Map<String, Policy> POLICY_OF = java.util.Map.of(
+      "student.name", Policy.Public,
+      "student.student_id", Policy.JoinOnly,
+      "student.score", Policy.AggOnly,
+      "student.email", Policy.Hidden);
+
+  /**
+   * The cells ("Hidden JoinCond", "AggOnly AggArg 4": the column's policy, its role, the aggregate)
+   * that {@code rule} marks as having no rewrite, on a query with a column of each policy in every
+   * role, read from the audit trail.
+   */
+  private static java.util.Set<String> unrewritableCells(String rule) {
+    Query query = Query.from("student");
+    for (String column : POLICY_OF.keySet().stream().sorted().toList()) {
+      query.select(column);
+      for (int agg = 1; agg <= 5; agg++) {
+        query.select(agg, column);
+      }
+    }
+    POLICY_OF.keySet().stream().sorted().forEach(query::join);
+    POLICY_OF.keySet().stream().sorted().forEach(query::where);
+    Audit audit = new Audit();
+    TestData.engine().decide(query.walk(), School.POLICIES, 0, false, audit, "cells");
+    java.util.Set<String> cells = new java.util.TreeSet<>();
+    for (Audit.Firing f : audit.firings()) {
+      if (f.rule().equals(rule)) {
+        // "student.email JoinCond #25 Hidden": column, role, [agg=N], position, policy
+        String[] words = f.matched().get(0).split(" ");
+        String agg = words[2].startsWith("agg=") ? " " + words[2].substring(4) : "";
+        cells.add(POLICY_OF.get(words[0]) + " " + words[1] + agg);
+      }
+    }
+    return cells;
+  }
+
+  private static java.util.Set<String> cells(String... cells) {
+    return new java.util.TreeSet<>(java.util.List.of(cells));
   }
 
   private static Refusal assertRefusal(
