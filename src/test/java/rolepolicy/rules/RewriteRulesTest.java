@@ -212,6 +212,10 @@ class RewriteRulesTest {
     // the substitute comes from the column's own table, even when another has a primary key _id
     RewriteStep own = assertRewrite(decide(Query.from("enrolment", "student").select("enrolment.phone")), "R1", R1);
     assertEquals("enrolment.course_id", own.replacement().key());
+    // an _id column, not the primary key "id" (soccer_1's Player: id, player_api_id, ...)
+    RewriteStep idColumn = assertRewrite(decide(Query.from("player").select("player.birthday"),
+        TestData.autoPolicies().get("soccer_1"), 0), "R1", R1);
+    assertEquals("player.player_api_id", idColumn.replacement().key());
     // a query another rule decides first gets that one decision only
     assertSelectStarRefusal(decide(Query.from("student").selectStar().select("student.email")));
   }
