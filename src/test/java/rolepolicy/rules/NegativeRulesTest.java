@@ -36,6 +36,13 @@ class NegativeRulesTest {
         () -> assertAppend(
             negative(Query.from("enrolment", "student").select("enrolment.phone")),
             "N1", N1, "student.email", "student", Policy.Hidden));
+    assertAll(
+        // a Hidden column used only in WHERE is not selected: it is appended
+        () -> assertAppend(negative(Query.from("student").select("student.name").where("student.email")),
+            "N1", N1, "student.email", "student", Policy.Hidden),
+        // only FROM tables' columns: student is touched in WHERE, not in FROM
+        () -> assertEquals("N3",
+            negative(Query.from("club").select("club.title").where("student.name")).code()));
   }
 
   @Test
@@ -77,6 +84,12 @@ class NegativeRulesTest {
     assertEquals(N2, edit.rule());
     assertEquals(new SelectItem(2, 4, "club.revenue", "/select/1/2"), edit.dropAggregateOf());
     assertNull(edit.appendColumn());
+    assertAll(
+        // a bare AggOnly column has no aggregate to drop; an aggregated Public one is no AggOnly
+        () -> assertEquals("N3", negative(Query.from("club").select("club.budget")).code()),
+        () -> assertEquals("N3", negative(Query.from("club").select(3, "club.title")).code()),
+        // N1 applies first: N2 adds no second edit
+        () -> assertEquals("N1", negative(Query.from("student").select(5, "student.score")).code()));
   }
 
   @Test
@@ -102,6 +115,29 @@ class NegativeRulesTest {
             negative(Query.from("student").select("student.email").select("student.birth_date")
                 .select("student.advisor_id")),
             "N3", N3, "student.student_id", "student", Policy.JoinOnly));
+    assertAll(
+        // only a JoinOnly column of a FROM table that is not selected bare: here none
+        () -> assertNull(negative(Query.from("club").select("club.club_id"))),
+        () -> assertNull(negative(Query.from("club").select("club.club_id").where("student.name"))),
+        // used only in WHERE, or only under an aggregate, it is not selected bare: appended
+        () -> assertAppend(negative(Query.from("club").select("club.title").where("club.club_id")),
+            "N3", N3, "club.club_id", "club", Policy.JoinOnly),
+        () -> assertAppend(negative(Query.from("club").select(3, "club.club_id")),
+            "N3", N3, "club.club_id", "club", Policy.JoinOnly),
+        // the first FROM table's key is selected: the next table's first
+        () -> assertAppend(negative(Query.from("club", "enrolment").select("club.club_id").select("enrolment.phone")),
+            "N3", N3, "enrolment.course_id", "enrolment", Policy.JoinOnly),
+        // phone selected, so N1 does not apply: course_id before student_id, in column order
+        () -> assertAppend(negative(Query.from("enrolment").select("enrolment.phone")),
+            "N3", N3, "enrolment.course_id", "enrolment", Policy.JoinOnly),
+        () -> assertAppend(negative(Query.from("enrolment").select("enrolment.grade").select("enrolment.phone")),
+            "N3", N3, "enrolment.course_id", "enrolment", Policy.JoinOnly),
+        // the first key is the only column selected: the second is appended (college_2's prereq)
+        () -> assertAppend(TestData.engine().decide(Query.from("prereq").select("prereq.course_id").walk(),
+                TestData.autoPolicies().get("college_2"), 0, true, null, "negative").negative(),
+            "N3", N3, "prereq.prereq_id", "prereq", Policy.JoinOnly),
+        // N1 applies first: N3 adds no second edit
+        () -> assertEquals("N1", negative(Query.from("student").select("student.name")).code()));
   }
 
   @Test
