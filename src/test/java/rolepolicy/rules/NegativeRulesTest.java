@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import rolepolicy.TestData;
+import rolepolicy.engine.Audit;
 import rolepolicy.model.NegativeEdit;
 import rolepolicy.model.Policy;
 import rolepolicy.model.SelectItem;
@@ -88,8 +90,11 @@ class NegativeRulesTest {
         // a bare AggOnly column has no aggregate to drop; an aggregated Public one is no AggOnly
         () -> assertEquals("N3", negative(Query.from("club").select("club.budget")).code()),
         () -> assertEquals("N3", negative(Query.from("club").select(3, "club.title")).code()),
-        // N1 applies first: N2 adds no second edit
-        () -> assertEquals("N1", negative(Query.from("student").select(5, "student.score")).code()));
+        // N1 applies first: N2 adds no second edit (it does not fire at all, whatever order the
+        // engine returns the edits in)
+        () -> assertEquals("N1", negative(Query.from("student").select(5, "student.score")).code()),
+        () -> assertEquals(List.of(N1),
+            negativeRulesFired(Query.from("student").select(5, "student.score"))));
   }
 
   @Test
@@ -136,8 +141,9 @@ class NegativeRulesTest {
         () -> assertAppend(TestData.engine().decide(Query.from("prereq").select("prereq.course_id").walk(),
                 TestData.autoPolicies().get("college_2"), 0, true, null, "negative").negative(),
             "N3", N3, "prereq.prereq_id", "prereq", Policy.JoinOnly),
-        // N1 applies first: N3 adds no second edit
-        () -> assertEquals("N1", negative(Query.from("student").select("student.name")).code()));
+        // N1 applies first: N3 adds no second edit, and does not fire at all
+        () -> assertEquals("N1", negative(Query.from("student").select("student.name")).code()),
+        () -> assertEquals(List.of(N1), negativeRulesFired(Query.from("student").select("student.name"))));
   }
 
   @Test
@@ -166,6 +172,13 @@ class NegativeRulesTest {
   void noNegative() {
     // SELECT club_id FROM club: no Hidden column, no aggregate, its only key already selected.
     assertNull(negative(Query.from("club").select("club.club_id")));
+  }
+
+  /** The negative rules (N1, N2, N3) that fired for a query, in firing order, from the audit. */
+  private static List<String> negativeRulesFired(Query query) {
+    Audit audit = new Audit();
+    TestData.engine().decide(query.walk(), School.POLICIES, 0, true, audit, "negative");
+    return audit.firings().stream().map(Audit.Firing::rule).filter(r -> r.matches("N[123]: .*")).toList();
   }
 
   private static NegativeEdit negative(Query query) {

@@ -186,26 +186,26 @@ public final class DrlMutants {
     return spans;
   }
 
+  /** The offset of the parenthesis that closes the one at {@code open}. */
   private static int matching(String text, int open) {
-    int depth = 0;
-    boolean quoted = false;
-    for (int i = open; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (c == '"') {
-        quoted = !quoted;
-      } else if (!quoted && c == '(') {
-        depth++;
-      } else if (!quoted && c == ')' && --depth == 0) {
-        return i;
+    for (int end = open + 1; end <= text.length(); end++) {
+      if (depth(text, open, end) == 0) {
+        return end - 1;
       }
     }
     throw new IllegalArgumentException("unbalanced parentheses at offset " + open);
   }
 
   private static int depth(String code) {
+    return depth(code, 0, code.length());
+  }
+
+  /** Opening minus closing parentheses in {@code text[from, to)}, outside double quotes. */
+  private static int depth(String text, int from, int to) {
     int depth = 0;
     boolean quoted = false;
-    for (char c : code.toCharArray()) {
+    for (int i = from; i < to; i++) {
+      char c = text.charAt(i);
       if (c == '"') {
         quoted = !quoted;
       } else if (!quoted && c == '(') {
