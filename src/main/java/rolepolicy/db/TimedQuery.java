@@ -86,10 +86,6 @@ public final class TimedQuery implements AutoCloseable {
     }
   }
 
-  public long timeoutMillis() {
-    return timeoutMillis;
-  }
-
   @Override
   public void close() {
     watchdog.shutdownNow();

@@ -74,10 +74,6 @@ public final class Attributes {
         .toList();
   }
 
-  public int tableCount() {
-    return tables.size();
-  }
-
   /** The attributes of a table; a one-table file answers for any name. Null when unknown. */
   public Map<String, Attribute> table(String name) {
     if (tables.size() == 1) {

@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -366,9 +365,5 @@ public final class UdaBench {
 
   private static String firstLine(String message) {
     return message == null ? "" : message.lines().findFirst().orElse("").strip();
-  }
-
-  static String lower(String s) {
-    return s.toLowerCase(Locale.ROOT);
   }
 }

@@ -164,18 +164,9 @@ public final class DrlMutants {
   /** The constraints between a pattern's parentheses: spans split at top-level commas. */
   static List<int[]> constraints(String text, int from, int to) {
     List<int[]> spans = new ArrayList<>();
-    int depth = 0;
     int start = from;
-    boolean quoted = false;
     for (int i = from; i < to; i++) {
-      char c = text.charAt(i);
-      if (c == '"') {
-        quoted = !quoted;
-      } else if (!quoted && c == '(') {
-        depth++;
-      } else if (!quoted && c == ')') {
-        depth--;
-      } else if (!quoted && c == ',' && depth == 0) {
+      if (text.charAt(i) == ',' && depth(text, from, i) == 0 && quotes(text, from, i) % 2 == 0) {
         spans.add(new int[] {start, i});
         start = i + 1;
       }
@@ -184,6 +175,14 @@ public final class DrlMutants {
       spans.add(new int[] {start, to});
     }
     return spans;
+  }
+
+  private static int quotes(String text, int from, int to) {
+    int n = 0;
+    for (int i = from; i < to; i++) {
+      n += text.charAt(i) == '"' ? 1 : 0;
+    }
+    return n;
   }
 
   /** The offset of the parenthesis that closes the one at {@code open}. */

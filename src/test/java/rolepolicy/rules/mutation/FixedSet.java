@@ -56,14 +56,6 @@ final class FixedSet {
     }
   }
 
-  int size() {
-    try {
-      return new ObjectMapper().readTree(questions.toFile()).size();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
   /** Everything the rules decide on the set, as text: equal text, equal outcome. */
   String outcome(KieBase rules) {
     StringBuilder out = new StringBuilder();
