@@ -7,7 +7,7 @@ import rolepolicy.engine.RuleFileException;
 import rolepolicy.llm.EndpointException;
 import rolepolicy.spider.InputException;
 
-/** Entry point: {@code rolepolicy generate | evaluate | review | report | bench | score-tables}; no arguments runs {@code generate} on the bundled dev split. */
+/** Entry point: {@code rolepolicy generate | evaluate | review | report | bench | score-tables | bench-tables | interact}; no arguments runs {@code generate} on the bundled dev split. */
 @Command(
     name = "rolepolicy",
     mixinStandardHelpOptions = true,
@@ -20,7 +20,8 @@ import rolepolicy.spider.InputException;
       ReportCommand.class,
       BenchCommand.class,
       ScoreTablesCommand.class,
-      BenchTablesCommand.class
+      BenchTablesCommand.class,
+      InteractCommand.class
     })
 public final class Main {
   /** Exit code for bad input or a rule file that does not compile. */

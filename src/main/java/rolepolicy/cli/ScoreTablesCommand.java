@@ -78,24 +78,8 @@ public final class ScoreTablesCommand implements Callable<Integer> {
   @ArgGroup(exclusive = false, heading = "LLM judge (--judge llm):%n")
   LlmOptions llm = new LlmOptions();
 
-  /** The options of any OpenAI-compatible chat endpoint. */
-  static final class LlmOptions {
-    @Option(names = "--llm-url", paramLabel = "URL", description = "Base URL of an OpenAI-compatible endpoint, e.g. http://localhost:8000/v1.")
-    String url;
-
-    @Option(names = "--llm-model", paramLabel = "NAME", description = "Model name.")
-    String model;
-
-    @Option(names = "--llm-key-env", paramLabel = "VAR", defaultValue = "OPENAI_API_KEY",
-        description = "Environment variable holding the API key (default: ${DEFAULT-VALUE}; unset: no key).")
-    String keyVariable = "OPENAI_API_KEY";
-
-    @Option(names = "--llm-timeout", paramLabel = "SECONDS", defaultValue = "60", description = "Time limit per request (default: ${DEFAULT-VALUE}).")
-    double timeout = 60;
-
-    @Option(names = "--llm-retries", paramLabel = "N", defaultValue = "2", description = "Retries of a failed request, with back-off (default: ${DEFAULT-VALUE}).")
-    int retries = 2;
-
+  /** The LLM judge: an endpoint, its prompt and its cache. */
+  static final class LlmOptions extends EndpointOptions {
     @Option(names = "--judge-prompt", paramLabel = "FILE", defaultValue = "data/prompts/cell-judge.txt",
         description = "Prompt template of the LLM judge (default: ${DEFAULT-VALUE}).")
     Path prompt = Path.of("data/prompts/cell-judge.txt");
@@ -121,8 +105,7 @@ public final class ScoreTablesCommand implements Callable<Integer> {
         if (llm.url == null || llm.model == null) {
           throw new ParameterException(spec.commandLine(), "--judge llm needs --llm-url and --llm-model");
         }
-        ChatEndpoint endpoint = new ChatEndpoint(
-            new ChatEndpoint.Settings(llm.url, llm.model, llm.keyVariable, llm.timeout, llm.retries), System.getenv());
+        ChatEndpoint endpoint = llm.endpoint(System.getenv());
         PromptTemplate template = PromptTemplate.read(llm.prompt, LlmJudge.PLACEHOLDERS);
         llmJudge = new LlmJudge(endpoint, template, deterministic,
             llm.cache != null ? llm.cache : out.resolve("judge-cache.jsonl"));

@@ -11,6 +11,7 @@ import rolepolicy.model.Decision;
 import rolepolicy.model.NegativeEdit;
 import rolepolicy.model.NegativeSearch;
 import rolepolicy.model.PolicedColumn;
+import rolepolicy.model.QueryShape;
 import rolepolicy.model.RewriteRound;
 import rolepolicy.model.Violation;
 import rolepolicy.spider.AstWalk;
@@ -56,6 +57,26 @@ public final class QuestionEngine {
         inWalkOrder(Sessions.only(after, Violation.class)),
         decisions.get(0),
         negatives.isEmpty() ? null : negatives.get(0));
+  }
+
+  /**
+   * Runs the permission and rewrite rules over a query known only from its text (no AST), with
+   * extra facts such as a {@code ClarificationRequest}; returns every fact after firing.
+   */
+  public List<Object> fireText(
+      List<ColumnRef> refs,
+      QueryShape shape,
+      List<PolicedColumn> columns,
+      int step,
+      List<Object> extra,
+      Audit audit,
+      String stage) {
+    List<Object> facts = new ArrayList<>(refs);
+    facts.addAll(columns);
+    facts.add(shape);
+    facts.add(new RewriteRound(step));
+    facts.addAll(extra);
+    return sessions.fire(facts, audit, stage);
   }
 
   /** The violations of a list of references (permission rules only). */

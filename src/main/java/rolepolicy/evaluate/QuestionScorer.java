@@ -159,7 +159,7 @@ public final class QuestionScorer {
   }
 
   /** The policed columns of the referenced tables, with the dataset's final policies. */
-  private static List<PolicedColumn> policed(GoldRecord gold, Schema schema, List<ColumnRef> refs) {
+  public static List<PolicedColumn> policed(GoldRecord gold, Schema schema, List<ColumnRef> refs) {
     List<PolicedColumn> columns = new ArrayList<>();
     for (String table : QuestionEngine.touchedTables(refs, List.of())) {
       for (SchemaColumn c : schema.columnsOf(table)) {

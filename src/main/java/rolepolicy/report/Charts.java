@@ -202,6 +202,34 @@ public final class Charts {
     return render(chart, "Columns per policy, expected, automatic and final: " + p.auto().percent() + " / " + p.finalPolicies().percent());
   }
 
+  /** A line per series of a rate (0–1) by round, drawn in percent; the series in the given order. */
+  public static Image byRound(String title, int rounds, Map<String, List<Double>> series) {
+    List<String> names = new ArrayList<>();
+    for (int r = 0; r <= rounds; r++) {
+      names.add(String.valueOf(r));
+    }
+    CategoryChart chart = category(title, 560, 340, "round", "% of questions");
+    chart.getStyler().setYAxisMin(0.0);
+    chart.getStyler().setYAxisMax(100.0);
+    chart.getStyler().setDefaultSeriesRenderStyle(org.knowm.xchart.CategorySeries.CategorySeriesRenderStyle.Line);
+    Color[] colors = {NEUTRAL, MUTED, IN, AMBER, OUT};
+    StringBuilder alt = new StringBuilder(title);
+    int i = 0;
+    for (Map.Entry<String, List<Double>> e : series.entrySet()) {
+      List<Double> percent = e.getValue().stream().map(v -> v == null ? 0.0 : 100 * v).toList();
+      chart.addSeries(e.getKey(), names, percent).setLineColor(colors[i % colors.length]);
+      alt.append(", ").append(e.getKey()).append(' ').append(percent.stream()
+          .map(v -> String.format(java.util.Locale.ROOT, "%.1f%%", v)).toList());
+      i++;
+    }
+    return render(chart, alt.toString());
+  }
+
+  /** The PNG bytes of a rendered chart. */
+  public static byte[] png(Image image) {
+    return Base64.getDecoder().decode(image.dataUri().substring(image.dataUri().indexOf(',') + 1));
+  }
+
   // ---- styling and encoding -----------------------------------------------------------------
 
   private static CategoryChart category(String title, int width, int height, String xTitle, String yTitle) {

@@ -16,6 +16,13 @@ import rolepolicy.engine.PolicyAssigner;
 import rolepolicy.engine.QuestionEngine;
 import rolepolicy.generate.DatasetGenerator;
 import rolepolicy.generate.QuestionGenerator;
+import rolepolicy.interact.InteractQuestion;
+import rolepolicy.interact.PolicyClarifier;
+import rolepolicy.interact.QuestionSet;
+import rolepolicy.evaluate.QuestionScorer;
+import rolepolicy.model.ClarificationOption;
+import rolepolicy.model.ClarificationQuestion;
+import rolepolicy.model.QueryShape;
 import rolepolicy.model.PolicyOverride;
 import rolepolicy.spider.InputException;
 import rolepolicy.spider.OverridesReader;
@@ -56,6 +63,34 @@ final class FixedSet {
     }
   }
 
+  /** The policy clarification of every record's original SQL and of each rewrite step's SQL. */
+  private void clarifications(KieBase rules, StringBuilder out) throws IOException {
+    QuestionEngine engine = new QuestionEngine(rules);
+    PolicyClarifier clarifier = new PolicyClarifier(engine, TestData.schemas());
+    JsonNode records = new ObjectMapper().readTree(output.toFile());
+    for (InteractQuestion q : QuestionSet.read(output)) {
+      List<String> texts = new java.util.ArrayList<>(List.of(q.policy().record().originalSql()));
+      records.get(q.index()).at("/gold_label/steps").forEach(step -> texts.add(step.path("sql").asText()));
+      for (int step = 0; step < texts.size(); step++) {
+        PolicyClarifier.Check check = clarifier.check(q.policy().record(), texts.get(step), step);
+        if (check.analysis() != null) {
+          // without a ClarificationRequest (as in generation) no clarification rule may fire
+          var refs = check.analysis().columnRefs();
+          long stray = engine.fireText(refs, new QueryShape(check.analysis().selectStar(), false, check.analysis().setOperation()),
+                  QuestionScorer.policed(q.policy().record(), TestData.schemas().get(q.dbId()), refs), step, List.of(), null, "silent")
+              .stream().filter(f -> f instanceof ClarificationQuestion || f instanceof ClarificationOption).count();
+          if (stray > 0) {
+            out.append(q.id()).append(' ').append(step).append(": ").append(stray).append(" clarification facts unasked\n");
+          }
+        }
+        if (check.question() != null) {
+          out.append(q.id()).append(' ').append(step).append(": ").append(check.question()).append(' ')
+              .append(check.options()).append('\n');
+        }
+      }
+    }
+  }
+
   /** Everything the rules decide on the set, as text: equal text, equal outcome. */
   String outcome(KieBase rules) {
     StringBuilder out = new StringBuilder();
@@ -70,6 +105,7 @@ final class FixedSet {
       QuestionGenerator generator = new QuestionGenerator(new QuestionEngine(rules), TestData.schemas(), policies);
       new DatasetGenerator(generator, 1).generate("fixed", questions, output, null, bytes -> { });
       out.append(Files.readString(output));
+      clarifications(rules, out);
     } catch (RuntimeException e) {
       out.append("questions fail: ").append(e);
     } catch (IOException e) {

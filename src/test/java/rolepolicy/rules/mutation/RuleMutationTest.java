@@ -41,7 +41,8 @@ class RuleMutationTest {
       "rolepolicy.rules.OverrideRulesTest",
       "rolepolicy.rules.PermissionRulesTest",
       "rolepolicy.rules.RewriteRulesTest",
-      "rolepolicy.rules.NegativeRulesTest");
+      "rolepolicy.rules.NegativeRulesTest",
+      "rolepolicy.rules.ClarifyRulesTest");
 
   enum Verdict { CAUGHT, MISSED, EQUIVALENT, INVALID }
 

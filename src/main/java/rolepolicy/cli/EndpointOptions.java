@@ -1,0 +1,32 @@
+package rolepolicy.cli;
+
+import java.util.Map;
+import picocli.CommandLine.Option;
+import rolepolicy.llm.ChatEndpoint;
+
+/** The options of any OpenAI-compatible chat endpoint (score-tables' LLM judge, interact's model). */
+class EndpointOptions {
+  @Option(names = "--llm-url", paramLabel = "URL", description = "Base URL of an OpenAI-compatible endpoint, e.g. http://localhost:8000/v1.")
+  String url;
+
+  @Option(names = "--llm-model", paramLabel = "NAME", description = "Model name.")
+  String model;
+
+  @Option(names = "--llm-key-env", paramLabel = "VAR", defaultValue = "OPENAI_API_KEY",
+      description = "Environment variable holding the API key (default: ${DEFAULT-VALUE}; unset: no key).")
+  String keyVariable = "OPENAI_API_KEY";
+
+  @Option(names = "--llm-timeout", paramLabel = "SECONDS", defaultValue = "60", description = "Time limit per request (default: ${DEFAULT-VALUE}).")
+  double timeout = 60;
+
+  @Option(names = "--llm-retries", paramLabel = "N", defaultValue = "2", description = "Retries of a failed request, with back-off (default: ${DEFAULT-VALUE}).")
+  int retries = 2;
+
+  boolean given() {
+    return url != null || model != null;
+  }
+
+  ChatEndpoint endpoint(Map<String, String> environment) {
+    return new ChatEndpoint(new ChatEndpoint.Settings(url, model, keyVariable, timeout, retries), environment);
+  }
+}

@@ -1,0 +1,331 @@
+package rolepolicy.cli;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import rolepolicy.db.Execution;
+import rolepolicy.db.SqliteRunner;
+import rolepolicy.engine.QuestionEngine;
+import rolepolicy.engine.RuleBase;
+import rolepolicy.evaluate.GoldRecord;
+import rolepolicy.evaluate.Metrics;
+import rolepolicy.evaluate.PredictionReader;
+import rolepolicy.evaluate.QuestionScorer;
+import rolepolicy.generate.AtomicOutput;
+import rolepolicy.generate.DatasetWriter;
+import rolepolicy.interact.InteractLoop;
+import rolepolicy.interact.InteractQuestion;
+import rolepolicy.interact.InteractRun;
+import rolepolicy.interact.ModelSource;
+import rolepolicy.interact.ModelUser;
+import rolepolicy.interact.PolicyClarifier;
+import rolepolicy.interact.PredictionSource;
+import rolepolicy.interact.QuestionLog;
+import rolepolicy.interact.QuestionSet;
+import rolepolicy.interact.ReplaySource;
+import rolepolicy.interact.ResultComparison;
+import rolepolicy.interact.RoundFigures;
+import rolepolicy.interact.SqlSource;
+import rolepolicy.llm.ChatEndpoint;
+import rolepolicy.report.Charts;
+import rolepolicy.spider.InputException;
+import rolepolicy.spider.Schema;
+import rolepolicy.spider.SchemaReader;
+
+/** The interactive clarification loop over a question list or a policy dataset (docs/interact.md). */
+@Command(
+    name = "interact",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = "Play the clarification loop: SQL, run and compare, clarify, new SQL; up to --rounds rounds.")
+public final class InteractCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Option(names = "--questions", required = true, paramLabel = "FILE",
+      description = "A generated policy dataset (e.g. data/dev.json) or a question list (e.g. ../shared/sphinteract/kaggledbqa_208_test_order.json).")
+  Path questionsFile;
+
+  @Option(names = "--db", required = true, paramLabel = "DIR", description = "SQLite databases: DIR/<db_id>/<db_id>.sqlite.")
+  Path databases;
+
+  @Option(names = "--tables", paramLabel = "FILE", defaultValue = "data/spider/tables.json",
+      description = "Schema file of a policy dataset's databases (default: ${DEFAULT-VALUE}).")
+  Path tables;
+
+  @ArgGroup(exclusive = true, heading = "Where the SQL comes from (default for a policy dataset: its original SQL as round 0):%n")
+  Source source = new Source();
+
+  static final class Source {
+    @Option(names = "--replay", paramLabel = "LOG", description = "A recorded run: each round's SQL is the recorded one.")
+    Path replay;
+
+    @Option(names = "--pred", paramLabel = "FILE", description = "Round 0 from predictions in evaluate's format (policy datasets).")
+    Path predictions;
+
+    @Option(names = "--model", description = "A model behind --llm-url writes, repairs and asks.")
+    boolean model;
+  }
+
+  @ArgGroup(exclusive = false, heading = "Model endpoint (--model, and the model user):%n")
+  EndpointOptions llm = new EndpointOptions();
+
+  @Option(names = "--prompts", paramLabel = "DIR", defaultValue = "data/prompts",
+      description = "Prompt templates interact-{generate,repair,ask,answer}.txt (default: ${DEFAULT-VALUE}).")
+  Path prompts;
+
+  @Option(names = "--rounds", paramLabel = "N", defaultValue = "4", description = "Rounds after round 0 (default: ${DEFAULT-VALUE}).")
+  int rounds;
+
+  @Option(names = "--early-stop", description = "Stop asking when the asking side sees no ambiguity left.")
+  boolean earlyStop;
+
+  @Option(names = "--comparison", paramLabel = "MODE", defaultValue = "authors",
+      description = "authors (the recorded runs' comparison) or strict (evaluate's) (default: ${DEFAULT-VALUE}).")
+  String comparison;
+
+  @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "120", description = "Time limit per query (default: ${DEFAULT-VALUE}).")
+  double timeout;
+
+  @Option(names = "--parallel", paramLabel = "N", defaultValue = "1", description = "Questions played at once (default: ${DEFAULT-VALUE}).")
+  int parallel;
+
+  @Option(names = "--rules", paramLabel = "DIR", defaultValue = "rules", description = "Rule files (default: ${DEFAULT-VALUE}).")
+  Path rules;
+
+  @Option(names = "--out", paramLabel = "DIR", defaultValue = "results/interact", description = "Output folder (default: ${DEFAULT-VALUE}).")
+  Path out;
+
+  /** {@code summary.json}. */
+  @JsonPropertyOrder({"questions", "source", "comparison", "rounds", "early_stop", "played", "skipped", "recorded_agreement", "by_round"})
+  record SummaryFile(
+      String questions,
+      String source,
+      String comparison,
+      int rounds,
+      @JsonProperty("early_stop") boolean earlyStop,
+      int played,
+      Map<String, Integer> skipped,
+      @JsonProperty("recorded_agreement") Agreement recordedAgreement,
+      @JsonProperty("by_round") List<RoundFigures> byRound) {}
+
+  /** How many replayed questions reached the recorded outcome, and the indexes of those that did not. */
+  record Agreement(int agree, List<Integer> differ) {}
+
+  @Override
+  public Integer call() {
+    if (rounds < 0 || parallel < 1 || !(timeout > 0)) {
+      throw new ParameterException(spec.commandLine(), "--rounds must be at least 0, --parallel at least 1, --timeout positive");
+    }
+    ResultComparison mode = switch (comparison) {
+      case "authors" -> ResultComparison.AUTHORS;
+      case "strict" -> ResultComparison.STRICT;
+      default -> throw new ParameterException(spec.commandLine(), "--comparison must be authors or strict, not '" + comparison + "'");
+    };
+    if (!Files.isDirectory(databases)) {
+      throw new InputException(databases + ": database folder not found");
+    }
+    List<InteractQuestion> questions = QuestionSet.read(questionsFile);
+    boolean policy = questions.get(0).policy() != null;
+    Map<String, Schema> schemas = policy ? SchemaReader.read(tables) : Map.of();
+    if (policy) {
+      for (InteractQuestion q : questions) {
+        if (!schemas.containsKey(q.dbId())) {
+          throw new InputException(questionsFile + ": question " + q.id() + " asks of " + q.dbId() + ", which " + tables + " does not describe");
+        }
+      }
+    }
+    if ((source.model || source.replay == null && !policy) && !llm.given()) {
+      throw new ParameterException(spec.commandLine(), policy ? "--model needs --llm-url and --llm-model"
+          : "a question list needs --replay LOG or --model with --llm-url and --llm-model");
+    }
+    if (source.predictions != null && !policy) {
+      throw new ParameterException(spec.commandLine(), "--pred gives round 0 of a policy dataset; " + questionsFile + " has no gold labels");
+    }
+    ChatEndpoint endpoint = llm.given() ? llm.endpoint(System.getenv()) : null;
+    QuestionEngine engine = policy || source.model ? new QuestionEngine(RuleBase.load(rules)) : null;
+    ModelUser modelUser = endpoint == null ? null : new ModelUser(endpoint, prompts.resolve("interact-answer.txt"));
+    PrintWriter w = spec.commandLine().getOut();
+    try (SqliteRunner runner = new SqliteRunner(databases, timeout)) {
+      ReplaySource replay = source.replay == null ? null : ReplaySource.read(source.replay, questions);
+      SqlSource sqlSource;
+      if (replay != null) {
+        sqlSource = replay;
+      } else if (source.model) {
+        ModelSource.Templates templates = ModelSource.Templates.read(prompts);
+        sqlSource = new ModelSource(endpoint, templates, db -> schemaText(runner, db));
+      } else if (source.predictions != null) {
+        List<GoldRecord> golds = questions.stream().map(q -> q.policy().record()).toList();
+        sqlSource = new PredictionSource(source.predictions, PredictionReader.read(source.predictions, golds));
+      } else {
+        sqlSource = PredictionSource.originalSql(questions);
+      }
+      InteractLoop loop = new InteractLoop(new InteractLoop.Settings(rounds, earlyStop, mode), sqlSource, runner,
+          policy ? new PolicyClarifier(engine, schemas) : null, modelUser);
+      String settings = String.join(" | ", questionsFile.toString(), sqlSource.describe(), mode.name(),
+          "rounds " + rounds, earlyStop ? "early stop" : "no early stop", "rules " + rules);
+      InteractRun run = new InteractRun(loop, replay, out, settings, parallel);
+      AtomicInteger finished = new AtomicInteger();
+      int total = questions.size();
+      List<QuestionLog> logs = run.run(questions, i -> {
+        int n = finished.incrementAndGet();
+        if (n % 50 == 0 || n == total) {
+          spec.commandLine().getErr().printf(Locale.ROOT, "%d / %d questions%n", n, total);
+        }
+      });
+      Function<List<String>, Metrics> policyMetrics = null;
+      SqliteRunner scoringRunner = policy ? new SqliteRunner(databases, timeout) : null;
+      try {
+        if (policy) {
+          QuestionScorer scorer = new QuestionScorer(engine, schemas, scoringRunner);
+          List<GoldRecord> played = logs.stream().filter(l -> l.skipped() == null)
+              .map(l -> questions.get(l.index()).policy().record()).toList();
+          policyMetrics = answers -> {
+            List<rolepolicy.evaluate.QuestionResult> results = new ArrayList<>();
+            for (int i = 0; i < played.size(); i++) {
+              results.add(scorer.score(played.get(i), answers.get(i)));
+            }
+            return Metrics.of(results, true);
+          };
+        }
+        List<RoundFigures> figures = RoundFigures.of(logs, rounds, replay != null, policyMetrics);
+        SummaryFile summary = summary(logs, figures, sqlSource.describe(), mode, replay != null);
+        write(logs, summary, settings);
+        run.finish();
+        print(w, summary, policy);
+      } finally {
+        if (scoringRunner != null) {
+          scoringRunner.close();
+        }
+      }
+    }
+    return 0;
+  }
+
+  private SummaryFile summary(List<QuestionLog> logs, List<RoundFigures> figures, String sourceName,
+      ResultComparison mode, boolean replay) {
+    Map<String, Integer> skipped = new TreeMap<>();
+    logs.stream().filter(l -> l.skipped() != null)
+        .forEach(l -> skipped.merge(l.skipped().startsWith("no database") ? "no database" : l.skipped(), 1, Integer::sum));
+    Agreement agreement = null;
+    if (replay) {
+      List<Integer> differ = new ArrayList<>();
+      int agree = 0;
+      for (QuestionLog l : logs) {
+        if (l.skipped() != null) {
+          continue;
+        }
+        if (String.valueOf(l.numCqAsked()).equals(String.valueOf(l.recordedNumCqAsked()))) {
+          agree++;
+        } else {
+          differ.add(l.index());
+        }
+      }
+      agreement = new Agreement(agree, differ);
+    }
+    int played = (int) logs.stream().filter(l -> l.skipped() == null).count();
+    return new SummaryFile(questionsFile.toString(), sourceName, mode.name().toLowerCase(Locale.ROOT), rounds, earlyStop,
+        played, skipped, agreement, figures);
+  }
+
+  private void write(List<QuestionLog> logs, SummaryFile summary, String settings) {
+    Map<String, List<Double>> series = new LinkedHashMap<>();
+    series.put("execution match (" + summary.comparison() + ")", summary.byRound().stream().map(RoundFigures::matchRate).toList());
+    if (summary.recordedAgreement() != null) {
+      series.put("recorded", summary.byRound().stream().map(RoundFigures::recordedMatchRate).toList());
+    }
+    if (summary.byRound().get(0).policy() != null) {
+      series.put("compliant", summary.byRound().stream().map(f -> f.policy().compliance().compliantRate()).toList());
+      series.put("REFUSE recall", summary.byRound().stream().map(f -> f.policy().refuse().recall()).toList());
+    }
+    Charts.Image chart = Charts.byRound("Cumulative figures by round", rounds, series);
+    Map<String, Object> log = new LinkedHashMap<>();
+    log.put("settings", settings);
+    log.put("records", logs);
+    try (AtomicOutput output = new AtomicOutput()) {
+      DatasetWriter.write(output.stage(out.resolve("log.json")), log);
+      DatasetWriter.write(output.stage(out.resolve("summary.json")), summary);
+      Files.write(output.stage(out.resolve("rounds.png")), Charts.png(chart));
+      output.commit();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private void print(PrintWriter w, SummaryFile s, boolean policy) {
+    w.printf(Locale.ROOT, "%d questions played (%s), comparison %s%n", s.played(), s.source(), s.comparison());
+    s.skipped().forEach((why, n) -> w.printf(Locale.ROOT, "  %d skipped: %s%n", n, why));
+    List<String> header = new ArrayList<>(List.of("round", "matched", "match", "asked"));
+    if (s.recordedAgreement() != null) {
+      header.addAll(List.of("recorded", "recorded match"));
+    }
+    if (policy) {
+      header.addAll(List.of("compliant", "REFUSE P", "REFUSE R", "EX (evaluate)"));
+    }
+    List<List<String>> rows = new ArrayList<>();
+    rows.add(header);
+    for (RoundFigures f : s.byRound()) {
+      List<String> row = new ArrayList<>(List.of(String.valueOf(f.round()), String.valueOf(f.matched()), pct(f.matchRate()),
+          String.valueOf(f.asked())));
+      if (s.recordedAgreement() != null) {
+        row.addAll(List.of(String.valueOf(f.recordedMatched()), pct(f.recordedMatchRate())));
+      }
+      if (policy) {
+        Metrics m = f.policy();
+        row.addAll(List.of(pct(m.compliance().compliantRate()), pct(m.refuse().precision()), pct(m.refuse().recall()),
+            pct(m.execution().matchRate())));
+      }
+      rows.add(row);
+    }
+    int[] widths = new int[header.size()];
+    rows.forEach(r -> { for (int i = 0; i < r.size(); i++) widths[i] = Math.max(widths[i], r.get(i).length()); });
+    for (List<String> r : rows) {
+      StringBuilder line = new StringBuilder();
+      for (int i = 0; i < r.size(); i++) {
+        line.append(i == 0 ? "" : "  ").append(String.format(Locale.ROOT, "%" + widths[i] + "s", r.get(i)));
+      }
+      w.println(line);
+    }
+    if (s.recordedAgreement() != null) {
+      w.printf(Locale.ROOT, "recorded outcome reached: %d of %d%s%n", s.recordedAgreement().agree(), s.played(),
+          s.recordedAgreement().differ().isEmpty() ? "" : "; differ at indexes " + s.recordedAgreement().differ());
+    }
+    w.println("wrote " + out.resolve("log.json") + ", " + out.resolve("summary.json") + " and " + out.resolve("rounds.png"));
+  }
+
+  private static String pct(Double rate) {
+    return rate == null ? "-" : String.format(Locale.ROOT, "%.1f%%", 100 * rate);
+  }
+
+  /** A database's CREATE TABLE statements, as the prompts show the schema. */
+  private static String schemaText(SqliteRunner runner, String dbId) {
+    Execution e;
+    synchronized (runner) {
+      e = runner.run(dbId, "SELECT sql FROM sqlite_master WHERE type = 'table' AND sql IS NOT NULL ORDER BY rowid");
+    }
+    if (e.status() != Execution.Status.OK) {
+      throw new InputException(dbId + ": cannot read the schema (" + e.message() + ")");
+    }
+    List<String> statements = new ArrayList<>();
+    e.rows().forEach(r -> statements.add(String.valueOf(r.get(0)).strip() + ";"));
+    return String.join("\n\n", statements);
+  }
+}

@@ -1,0 +1,86 @@
+package rolepolicy.interact;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import rolepolicy.llm.ChatEndpoint;
+import rolepolicy.llm.PromptTemplate;
+
+/**
+ * A model behind an OpenAI-compatible endpoint writes each round's SQL, repairs failing SQL and asks
+ * the clarification questions, from prompt templates read at start-up.
+ */
+public final class ModelSource implements SqlSource {
+  /** The placeholders every template may use. */
+  public static final Set<String> PLACEHOLDERS = Set.of(
+      "schema", "question", "evidence", "sqls", "clarifications", "sql", "error", "no_ambiguity");
+
+  /** The template files of a model source, in one folder. */
+  public record Templates(PromptTemplate generate, PromptTemplate repair, PromptTemplate ask) {
+    public static Templates read(Path folder) {
+      return new Templates(
+          PromptTemplate.read(folder.resolve("interact-generate.txt"), PLACEHOLDERS),
+          PromptTemplate.read(folder.resolve("interact-repair.txt"), PLACEHOLDERS),
+          PromptTemplate.read(folder.resolve("interact-ask.txt"), PLACEHOLDERS));
+    }
+  }
+
+  private final ChatEndpoint endpoint;
+  private final Templates templates;
+  private final Function<String, String> schemaOf;
+
+  /** {@code schemaOf} gives a database's schema as the prompts show it (its CREATE TABLE statements). */
+  public ModelSource(ChatEndpoint endpoint, Templates templates, Function<String, String> schemaOf) {
+    this.endpoint = endpoint;
+    this.templates = templates;
+    this.schemaOf = schemaOf;
+  }
+
+  @Override
+  public String generate(InteractQuestion question, Conversation conversation) {
+    return endpoint.complete(templates.generate().render(values(question, conversation)));
+  }
+
+  @Override
+  public String repair(InteractQuestion question, Conversation conversation, String failed, String error) {
+    Map<String, String> values = values(question, conversation);
+    values.put("sql", failed);
+    values.put("error", error);
+    return endpoint.complete(templates.repair().render(values));
+  }
+
+  @Override
+  public String ask(InteractQuestion question, Conversation conversation) {
+    String answer = endpoint.complete(templates.ask().render(values(question, conversation))).strip();
+    return answer.toUpperCase(java.util.Locale.ROOT).contains(NO_AMBIGUITY) ? NO_AMBIGUITY : answer;
+  }
+
+  @Override
+  public boolean modelAnswers() {
+    return true;
+  }
+
+  @Override
+  public String describe() {
+    return "model " + endpoint.settings().describe();
+  }
+
+  private Map<String, String> values(InteractQuestion question, Conversation conversation) {
+    Map<String, String> values = new HashMap<>();
+    values.put("schema", schemaOf.apply(question.dbId()));
+    values.put("question", question.question());
+    values.put("evidence", question.evidence() == null ? "" : question.evidence());
+    values.put("sqls", String.join("\n\n", conversation.sqls()));
+    StringBuilder cqas = new StringBuilder();
+    for (Conversation.Exchange e : conversation.exchanges()) {
+      cqas.append("Question: ").append(e.question()).append("\nAnswer: ").append(e.answer()).append("\n\n");
+    }
+    values.put("clarifications", cqas.toString().strip());
+    values.put("no_ambiguity", NO_AMBIGUITY);
+    values.put("sql", conversation.sqls().isEmpty() ? "" : conversation.sqls().get(conversation.sqls().size() - 1));
+    values.put("error", "");
+    return values;
+  }
+}

@@ -1,0 +1,190 @@
+package rolepolicy.interact;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import rolepolicy.llm.LocalChatServer;
+import rolepolicy.llm.LocalChatServer.Reply;
+import rolepolicy.llm.LocalChatServer.Request;
+
+/**
+ * The loop with a model behind a local chat-completions server: three real KaggleDBQA questions of
+ * GeoNuclearData; the server's answers are scripted by prompt, and every request is checked.
+ */
+class ModelLoopTest {
+  @TempDir Path dir;
+  Path questions;
+  List<JsonNode> picked = new ArrayList<>();
+
+  @BeforeEach
+  void pickQuestions() throws Exception {
+    ObjectMapper json = new ObjectMapper();
+    ArrayNode all = (ArrayNode) json.readTree(ReplayTest.QUESTIONS.toFile());
+    ArrayNode three = json.createArrayNode();
+    for (JsonNode q : all) {
+      if (q.get("db").asText().equals("GeoNuclearData") && three.size() < 3) {
+        three.add(q);
+        picked.add(q);
+      }
+    }
+    questions = dir.resolve("questions.json");
+    json.writeValue(questions.toFile(), three);
+  }
+
+  /** Round 0 answers a wrong query; after one clarification, the gold one. */
+  static Function<Request, Reply> scripted(List<JsonNode> questions) {
+    return request -> {
+      String prompt = request.prompt();
+      if (prompt.contains("Ask the user one multiple-choice question")) {
+        return Reply.text("Which rows do you mean? A) all plants B) operating plants C) Other");
+      }
+      if (prompt.contains("A clarification question about it")) {
+        return Reply.text("B) the ones the query keeps.");
+      }
+      for (JsonNode q : questions) {
+        if (prompt.contains(q.get("nl").asText())) {
+          boolean clarified = prompt.contains("Answer: B) the ones the query keeps.");
+          return Reply.text(clarified ? "```sql\n" + q.get("sql").asText() + "\n```" : "```sql\nSELECT 42;\n```");
+        }
+      }
+      return Reply.error(400);
+    };
+  }
+
+  private int interact(LocalChatServer server, StringWriter out, StringWriter err, String... extra) {
+    List<String> args = new ArrayList<>(List.of("interact", "--questions", questions.toString(),
+        "--db", ReplayTest.DATABASES.toString(), "--model", "--llm-url", server.baseUrl(), "--llm-model", "test-model",
+        "--llm-key-env", "ROLEPOLICY_TEST_NO_SUCH_KEY", "--llm-retries", "0", "--out", dir.resolve("out").toString()));
+    args.addAll(List.of(extra));
+    return ReplayTest.run(out, err, args.toArray(String[]::new));
+  }
+
+  @Test
+  void aWrongRoundGetsAClarificationTheModelUserAnswersAndTheNextRoundMatches() throws Exception {
+    try (LocalChatServer server = new LocalChatServer(scripted(picked))) {
+      StringWriter out = new StringWriter();
+      StringWriter err = new StringWriter();
+      assertEquals(0, interact(server, out, err), err.toString());
+      JsonNode records = new ObjectMapper().readTree(dir.resolve("out/log.json").toFile()).get("records");
+      for (JsonNode r : records) {
+        assertEquals(1, r.get("num_cq_asked").asInt(), r.toPrettyString());
+        assertEquals("mismatch", r.at("/sql_log/0/result").asText());
+        assertEquals("SELECT 42", r.at("/sql_log/0/sql").asText());
+        assertEquals("match", r.at("/sql_log/1/result").asText());
+        assertEquals("model", r.at("/cq_log/0/asked_by").asText());
+        assertEquals("model user", r.at("/feedback_log/0/answered_by").asText());
+      }
+      // per question: generate, ask, answer, generate
+      assertEquals(12, server.requests().size());
+      for (Request request : server.requests()) {
+        assertTrue(request.path().endsWith("/chat/completions"), request.path());
+        assertEquals("test-model", request.body().get("model").asText());
+        assertEquals(0.0, request.body().get("temperature").asDouble());
+      }
+      String first = server.requests().get(0).prompt();
+      assertTrue(first.contains("CREATE TABLE"), "the schema is shown as CREATE TABLE statements: " + first);
+      assertTrue(first.contains(picked.get(0).get("nl").asText()));
+      String answering = server.requests().stream().map(Request::prompt)
+          .filter(p -> p.contains("A clarification question about it")).findFirst().orElseThrow();
+      assertTrue(answering.contains(picked.get(0).get("sql").asText()), "the model user sees the gold SQL");
+      assertTrue(answering.contains("Which rows do you mean?"));
+      JsonNode summary = new ObjectMapper().readTree(dir.resolve("out/summary.json").toFile());
+      assertEquals(0, summary.at("/by_round/0/matched").asInt());
+      assertEquals(3, summary.at("/by_round/1/matched").asInt());
+      assertEquals(3, summary.at("/by_round/1/asked").asInt());
+    }
+  }
+
+  @Test
+  void earlyStopEndsAfterOneMoreRoundWhenTheAskingSideSeesNoAmbiguity() throws Exception {
+    Function<Request, Reply> noAmbiguity = request -> request.prompt().contains("Ask the user one multiple-choice question")
+        ? Reply.text("NO AMBIGUITY") : Reply.text("SELECT 42");
+    try (LocalChatServer server = new LocalChatServer(noAmbiguity)) {
+      StringWriter out = new StringWriter();
+      StringWriter err = new StringWriter();
+      assertEquals(0, interact(server, out, err, "--early-stop"), err.toString());
+      JsonNode r = new ObjectMapper().readTree(dir.resolve("out/log.json").toFile()).at("/records/0");
+      assertEquals("Failed", r.get("num_cq_asked").asText());
+      assertEquals(2, r.get("sql_log").size(), "round 0, then one last round: " + r.toPrettyString());
+      assertEquals("NO AMBIGUITY", r.at("/cq_log/0/question").asText());
+      assertEquals(0, r.get("feedback_log").size());
+    }
+  }
+
+  @Test
+  void anAnswerWithoutSqlIsLoggedAndTheRoundCountsAsWrong() throws Exception {
+    Function<Request, Reply> chatty = request -> request.prompt().contains("Ask the user") ? Reply.text("NO AMBIGUITY")
+        : Reply.text("I am sorry, I cannot write that query.");
+    try (LocalChatServer server = new LocalChatServer(chatty)) {
+      StringWriter out = new StringWriter();
+      StringWriter err = new StringWriter();
+      assertEquals(0, interact(server, out, err, "--rounds", "1"), err.toString());
+      JsonNode r = new ObjectMapper().readTree(dir.resolve("out/log.json").toFile()).at("/records/0");
+      String result = r.at("/sql_log/0/result").asText();
+      assertTrue(result.startsWith("no SQL: the model's answer has no SQL in it: I am sorry"), result);
+      assertEquals("Failed", r.get("num_cq_asked").asText());
+    }
+  }
+
+  @Test
+  void anEndpointErrorStopsTheRunWithItsMessageAndTheRunResumesWhereItStopped() throws Exception {
+    JsonNode third = picked.get(2);
+    Function<Request, Reply> good = scripted(picked);
+    try (LocalChatServer server = new LocalChatServer(
+        request -> request.prompt().contains(third.get("nl").asText()) ? Reply.error(500) : good.apply(request))) {
+      StringWriter out = new StringWriter();
+      StringWriter err = new StringWriter();
+      assertEquals(1, interact(server, out, err));
+      assertTrue(err.toString().contains("test-model at " + server.baseUrl()), err.toString());
+      assertTrue(err.toString().contains("run the same command again"), err.toString());
+      Path progress = dir.resolve("out").resolve(InteractRun.PROGRESS);
+      assertEquals(3, Files.readAllLines(progress).size(), "the settings and the two finished questions");
+      assertTrue(Files.notExists(dir.resolve("out/log.json")), "nothing half-written");
+
+      server.setHandler(good);
+      int before = server.requests().size();
+      assertEquals(0, interact(server, new StringWriter(), err), err.toString());
+      List<String> resumed = server.requests().subList(before, server.requests().size()).stream().map(Request::prompt).toList();
+      assertEquals(4, resumed.size(), "only the third question is played again");
+      assertTrue(resumed.stream().allMatch(p -> p.contains(third.get("nl").asText())));
+      JsonNode records = new ObjectMapper().readTree(dir.resolve("out/log.json").toFile()).get("records");
+      assertEquals(3, records.size());
+      assertEquals(List.of(0, 1, 2), List.of(records.get(0).get("index").asInt(), records.get(1).get("index").asInt(),
+          records.get(2).get("index").asInt()));
+      assertTrue(Files.notExists(progress));
+    }
+  }
+
+  @Test
+  void anEndpointThatDoesNotAnswerInTimeIsAClearError() throws Exception {
+    try (LocalChatServer server = new LocalChatServer(request -> Reply.slow("SELECT 1", 3000))) {
+      StringWriter err = new StringWriter();
+      assertEquals(1, interact(server, new StringWriter(), err, "--llm-timeout", "0.5"));
+      assertTrue(err.toString().contains("no answer within the time limit"), err.toString());
+    }
+  }
+
+  @Test
+  void aProgressFileOfOtherSettingsIsNotResumed() throws Exception {
+    Files.createDirectories(dir.resolve("out"));
+    Files.writeString(dir.resolve("out").resolve(InteractRun.PROGRESS), "{\"settings\":\"something else\"}\n");
+    try (LocalChatServer server = new LocalChatServer(scripted(picked))) {
+      StringWriter err = new StringWriter();
+      assertEquals(1, interact(server, new StringWriter(), err));
+      assertTrue(err.toString().contains("is the unfinished run of other settings (something else)"), err.toString());
+      assertEquals(0, server.requests().size());
+    }
+  }
+}
