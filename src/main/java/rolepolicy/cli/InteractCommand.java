@@ -180,8 +180,9 @@ public final class InteractCommand implements Callable<Integer> {
       }
       InteractLoop loop = new InteractLoop(new InteractLoop.Settings(rounds, earlyStop, mode), sqlSource, runner,
           policy ? new PolicyClarifier(engine, schemas) : null, modelUser);
-      String settings = String.join(" | ", questionsFile.toString(), sqlSource.describe(), mode.name(),
-          "rounds " + rounds, earlyStop ? "early stop" : "no early stop", "rules " + rules);
+      String settings = String.join(" | ", questionsFile.toString(), "db " + databases, sqlSource.describe(), mode.name(),
+          "rounds " + rounds, earlyStop ? "early stop" : "no early stop", "rules " + rules, "tables " + tables,
+          "prompts " + prompts, String.format(Locale.ROOT, "timeout %s s", timeout));
       InteractRun run = new InteractRun(loop, replay, out, settings, parallel);
       AtomicInteger finished = new AtomicInteger();
       int total = questions.size();
@@ -224,7 +225,8 @@ public final class InteractCommand implements Callable<Integer> {
       ResultComparison mode, boolean replay) {
     Map<String, Integer> skipped = new TreeMap<>();
     logs.stream().filter(l -> l.skipped() != null)
-        .forEach(l -> skipped.merge(l.skipped().startsWith("no database") ? "no database" : l.skipped(), 1, Integer::sum));
+        .forEach(l -> skipped.merge(l.skipped().startsWith("no database") ? "no database"
+            : l.skipped().startsWith("the gold SQL fails") ? "the gold SQL fails" : l.skipped(), 1, Integer::sum));
     Agreement agreement = null;
     if (replay) {
       List<Integer> differ = new ArrayList<>();
@@ -254,6 +256,7 @@ public final class InteractCommand implements Callable<Integer> {
     }
     if (summary.byRound().get(0).policy() != null) {
       series.put("compliant", summary.byRound().stream().map(f -> f.policy().compliance().compliantRate()).toList());
+      series.put("REFUSE precision", summary.byRound().stream().map(f -> f.policy().refuse().precision()).toList());
       series.put("REFUSE recall", summary.byRound().stream().map(f -> f.policy().refuse().recall()).toList());
     }
     Charts.Image chart = Charts.byRound("Cumulative figures by round", rounds, series);

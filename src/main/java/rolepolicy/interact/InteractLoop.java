@@ -83,8 +83,8 @@ public final class InteractLoop {
     Integer success;
     /** The kind of the next SQL text: a clarification's edit, or a round's SQL. */
     String nextKind = "generate";
+    /** Rewrites applied since the source last wrote SQL, as the rewrite rules count them. */
     int policySteps;
-    int policyAsked;
 
     Play(InteractQuestion q, Execution gold) {
       this.q = q;
@@ -97,6 +97,9 @@ public final class InteractLoop {
       boolean lastRound = false;
       while (text != null) {
         int round = c.round();
+        if (!kind.equals("clarified")) {
+          policySteps = 0; // new SQL from the source: the rules count its rewrites afresh
+        }
         if (text.strip().equalsIgnoreCase(REFUSE) && q.policy() != null) {
           sqlLog.add(new SqlEntry(sqlLog.size(), round, kind, REFUSE, q.policy().refuse() ? "match" : "mismatch"));
           refuse(round);
@@ -112,9 +115,12 @@ public final class InteractLoop {
         }
         if (sql != null) {
           c.sqls().add(sql);
+          String refused = null;
           if (clarifier != null) {
             PolicyClarifier.Check check = clarifier.check(q.policy().record(), sql, policySteps);
-            if (check.question() != null) {
+            if (check.analysis() == null) {
+              refused = "not analysable, so not compliant: " + check.problem();
+            } else if (check.question() != null) {
               sqlLog.add(new SqlEntry(sqlLog.size(), round, kind, sql, "violates: " + describe(check)));
               rounds.add(new RoundState(round, sql, false));
               if (round >= settings.rounds()) {
@@ -125,9 +131,24 @@ public final class InteractLoop {
               continue;
             }
           }
-          if (evaluate(sql, kind, round)) {
-            success = round;
-            return;
+          if (refused != null) {
+            sqlLog.add(new SqlEntry(sqlLog.size(), round, kind, sql, refused));
+            rounds.add(new RoundState(round, sql, false));
+          } else {
+            Execution run = execute(q.dbId(), sql);
+            if (run.status() != Execution.Status.OK && !kind.equals("fix")) {
+              sqlLog.add(new SqlEntry(sqlLog.size(), round, kind, sql, "error: " + run.message()));
+              String repair = source.repair(q, c, sql, run.message());
+              if (repair != null) {
+                text = repair; // one repair, checked like any SQL of the round
+                kind = "fix";
+                continue;
+              }
+              rounds.add(new RoundState(round, sql, false));
+            } else if (record(sql, kind, round, run)) {
+              success = round;
+              return;
+            }
           }
         } else {
           rounds.add(new RoundState(round, null, false));
@@ -153,27 +174,8 @@ public final class InteractLoop {
       }
     }
 
-    /** Runs a compliant SQL, repairs it once after an error, and records the round; true on a match. */
-    boolean evaluate(String sql, String kind, int round) {
-      Execution run = execute(q.dbId(), sql);
-      if (run.status() != Execution.Status.OK) {
-        sqlLog.add(new SqlEntry(sqlLog.size(), round, kind, sql, "error: " + run.message()));
-        String repairText = source.repair(q, c, sql, run.message());
-        if (repairText == null) {
-          rounds.add(new RoundState(round, sql, false));
-          return false;
-        }
-        try {
-          sql = source.modelAnswers() ? ModelSql.extract(repairText) : ModelSql.authorsClean(repairText);
-        } catch (ModelSql.NoSqlException e) {
-          sqlLog.add(new SqlEntry(sqlLog.size(), round, "fix", repairText, "no SQL: " + e.getMessage()));
-          rounds.add(new RoundState(round, sql, false));
-          return false;
-        }
-        c.sqls().add(sql);
-        kind = "fix";
-        run = execute(q.dbId(), sql);
-      }
+    /** Records a run SQL's result in the round; true on a match. */
+    boolean record(String sql, String kind, int round, Execution run) {
       boolean matched = run.status() == Execution.Status.OK && gold != null
           && settings.comparison().matches(gold, run, q.goldSql());
       sqlLog.add(new SqlEntry(sqlLog.size(), round, kind, sql,
@@ -186,7 +188,7 @@ public final class InteractLoop {
     String clarify(PolicyClarifier.Check check, String sql, int round) {
       List<Option> options = check.options().stream().map(o -> new Option(o.code(), o.text(), o.rule())).toList();
       cqLog.add(new CqEntry(cqLog.size(), round, "rules", check.question().text(), options, check.question().rule()));
-      ClarificationOption chosen = PolicyUser.choose(q.policy(), check.options(), policyAsked++);
+      ClarificationOption chosen = PolicyUser.choose(q.policy(), check.options(), policySteps);
       feedbackLog.add(new FeedbackEntry(feedbackLog.size(), round, "policy user", chosen.text(), chosen.code()));
       c.exchanges().add(new Conversation.Exchange(check.question().text(), chosen.text()));
       c.nextRound();

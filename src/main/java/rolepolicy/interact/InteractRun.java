@@ -53,7 +53,8 @@ public final class InteractRun {
 
   /** Every question's log, in question order; {@code finished} hears of each finished question. */
   public List<QuestionLog> run(List<InteractQuestion> questions, IntConsumer finished) {
-    Map<Integer, QuestionLog> done = resume();
+    boolean resumed = Files.isRegularFile(progress) && hasHeader();
+    Map<Integer, QuestionLog> done = resumed ? resume() : new TreeMap<>();
     List<InteractQuestion> todo = questions.stream().filter(q -> !done.containsKey(q.index())).toList();
     done.keySet().forEach(i -> finished.accept(i));
     try {
@@ -62,9 +63,10 @@ public final class InteractRun {
       throw new InputException(progress.getParent() + ": cannot write output here (" + InputException.reason(e) + ")", e);
     }
     ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, parallel));
-    try (BufferedWriter writer = Files.newBufferedWriter(progress, StandardCharsets.UTF_8,
-        StandardOpenOption.CREATE, StandardOpenOption.APPEND)) {
-      if (done.isEmpty()) {
+    try (BufferedWriter writer = resumed
+        ? Files.newBufferedWriter(progress, StandardCharsets.UTF_8, StandardOpenOption.APPEND)
+        : Files.newBufferedWriter(progress, StandardCharsets.UTF_8)) {
+      if (!resumed) {
         writer.write(JSON.writeValueAsString(Map.of("settings", settings)));
         writer.newLine();
         writer.flush();
@@ -131,19 +133,28 @@ public final class InteractRun {
         log.feedbackLog(), log.numCqAsked(), value, log.decision(), log.rounds(), log.skipped());
   }
 
+  /**
+   * Whether the progress file starts with a whole settings line; one that does not (empty, or cut
+   * short while its first line was written) holds no finished question and is started afresh.
+   */
+  private boolean hasHeader() {
+    try (var lines = Files.lines(progress, StandardCharsets.UTF_8)) {
+      return lines.findFirst().map(InteractRun::readSettings).isPresent();
+    } catch (IOException | UncheckedIOException e) {
+      throw new InputException(progress + ": cannot read (" + e.getMessage() + ")", e);
+    }
+  }
+
   /** The questions a progress file of the same settings already finished; a broken last line is dropped. */
   private Map<Integer, QuestionLog> resume() {
     Map<Integer, QuestionLog> done = new TreeMap<>();
-    if (!Files.isRegularFile(progress)) {
-      return done;
-    }
     List<String> lines;
     try {
       lines = Files.readAllLines(progress, StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new InputException(progress + ": cannot read (" + InputException.reason(e) + ")", e);
     }
-    String header = lines.isEmpty() ? null : readSettings(lines.get(0));
+    String header = readSettings(lines.get(0));
     if (!settings.equals(header)) {
       throw new InputException(progress + " is the unfinished run of other settings (" + header
           + "); remove it to start again, or give another --out");

@@ -9,7 +9,9 @@ public final class ModelSql {
   private ModelSql() {}
 
   private static final Pattern FENCED = Pattern.compile("```(?:sql|sqlite)?\\s*\\n?(.*?)```", Pattern.DOTALL | Pattern.CASE_INSENSITIVE);
-  private static final Pattern SQL_START = Pattern.compile("(?i)\\b(select|with)\\b");
+  /** SQL's start: SELECT or a WITH that opens a common table expression, best at the start of a line. */
+  private static final Pattern LINE_START = Pattern.compile("(?im)^[ \\t]*(select\\b|with\\s+(?:recursive\\s+)?[\\w\"`]+\\s*(?:\\([^)]*\\)\\s*)?as\\s*\\()");
+  private static final Pattern ANY_START = Pattern.compile("(?i)\\b(select\\b|with\\s+(?:recursive\\s+)?[\\w\"`]+\\s*(?:\\([^)]*\\)\\s*)?as\\s*\\()");
 
   /**
    * The authors' {@code clean_query}: code fences, {@code ;} and {@code """} removed, and {@code
@@ -25,8 +27,10 @@ public final class ModelSql {
   }
 
   /**
-   * The SQL of a model's answer: the first fenced code block if there is one, else the text from its
-   * first SELECT or WITH; then cleaned as {@link #authorsClean} (a WITH query only loses its {@code ;}).
+   * The SQL of a model's answer: within the first fenced code block if there is one, the first
+   * statement that starts with SELECT or a WITH … AS ( — at the start of a line if any does, else
+   * anywhere — up to its first {@code ;} outside quotes. (It starts with SELECT or WITH, so the
+   * authors' cleaning has nothing left to do, and a {@code ;} inside a string stays.)
    *
    * @throws NoSqlException when the answer holds no SQL
    */
@@ -36,14 +40,31 @@ public final class ModelSql {
     if (fenced.find()) {
       text = fenced.group(1);
     }
-    Matcher start = SQL_START.matcher(text);
+    Matcher start = LINE_START.matcher(text);
     if (!start.find()) {
-      throw new NoSqlException(
-          "the model's answer has no SQL in it: " + abbreviate(answer == null ? "" : answer.strip()));
+      start = ANY_START.matcher(text);
+      if (!start.find()) {
+        throw new NoSqlException(
+            "the model's answer has no SQL in it: " + abbreviate(answer == null ? "" : answer.strip()));
+      }
     }
-    String sql = text.substring(start.start()).strip();
-    // a WITH query keeps its head: the authors' cleaning would put SELECT in front of it
-    return (start.group(1).equalsIgnoreCase("with") ? sql.replace(";", "") : authorsClean(sql)).strip();
+    return firstStatement(text.substring(start.start(1))).strip();
+  }
+
+  /** The text up to its first {@code ;} outside quotes: prose after the statement is dropped. */
+  static String firstStatement(String text) {
+    char quote = 0;
+    for (int i = 0; i < text.length(); i++) {
+      char ch = text.charAt(i);
+      if (quote != 0) {
+        quote = ch == quote ? 0 : quote;
+      } else if (ch == '\'' || ch == '"' || ch == '`') {
+        quote = ch;
+      } else if (ch == ';') {
+        return text.substring(0, i);
+      }
+    }
+    return text;
   }
 
   static String abbreviate(String text) {

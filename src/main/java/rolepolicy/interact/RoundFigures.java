@@ -15,7 +15,8 @@ import rolepolicy.interact.QuestionLog.RoundState;
  * recorded figure; for a policy dataset, the evaluator's metrics of the answers standing then.
  *
  * @param matched questions whose answer matched at this round or earlier
- * @param asked clarification questions asked before this round's answers
+ * @param asked clarification questions asked before this round's answers (an asking side's
+ *     {@code NO AMBIGUITY} is no question)
  * @param recordedMatched for a replay, the recorded runs' matched count over the same questions
  * @param policy for a policy dataset, the evaluator's metrics of the standing answers
  */
@@ -42,7 +43,8 @@ public record RoundFigures(
     for (int r = 0; r <= rounds; r++) {
       int round = r;
       int matched = (int) played.stream().filter(l -> successBy(l.numCqAsked(), round)).count();
-      int asked = (int) played.stream().flatMap(l -> l.cqLog().stream()).filter(c -> c.round() < round).count();
+      int asked = (int) played.stream().flatMap(l -> l.cqLog().stream())
+          .filter(c -> c.round() < round && !c.question().equals(SqlSource.NO_AMBIGUITY)).count();
       Integer recorded = replay
           ? (int) played.stream().filter(l -> successBy(l.recordedNumCqAsked(), round)).count() : null;
       Metrics metrics = policy == null ? null

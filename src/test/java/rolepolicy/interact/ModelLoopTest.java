@@ -120,6 +120,8 @@ class ModelLoopTest {
       assertEquals(2, r.get("sql_log").size(), "round 0, then one last round: " + r.toPrettyString());
       assertEquals("NO AMBIGUITY", r.at("/cq_log/0/question").asText());
       assertEquals(0, r.get("feedback_log").size());
+      JsonNode summary = new ObjectMapper().readTree(dir.resolve("out/summary.json").toFile());
+      assertEquals(0, summary.at("/by_round/1/asked").asInt(), "NO AMBIGUITY is no question asked");
     }
   }
 
@@ -185,6 +187,45 @@ class ModelLoopTest {
       assertEquals(1, interact(server, new StringWriter(), err));
       assertTrue(err.toString().contains("is the unfinished run of other settings (something else)"), err.toString());
       assertEquals(0, server.requests().size());
+    }
+  }
+
+  @Test
+  void parallelQuestionsGiveTheSameLogInQuestionOrder() throws Exception {
+    try (LocalChatServer server = new LocalChatServer(scripted(picked))) {
+      StringWriter err = new StringWriter();
+      assertEquals(0, interact(server, new StringWriter(), err, "--parallel", "3"), err.toString());
+      byte[] parallel = Files.readAllBytes(dir.resolve("out/log.json"));
+      Files.delete(dir.resolve("out/log.json"));
+      assertEquals(0, interact(server, new StringWriter(), err, "--parallel", "1"), err.toString());
+      JsonNode a = new ObjectMapper().readTree(parallel).get("records");
+      JsonNode b = new ObjectMapper().readTree(dir.resolve("out/log.json").toFile()).get("records");
+      assertEquals(b, a, "the same records in the same order, whatever order the questions finished in");
+    }
+  }
+
+  @Test
+  void aProgressFileHoldingOnlyItsSettingsOrAHalfWrittenLineIsResumed() throws Exception {
+    try (LocalChatServer server = new LocalChatServer(scripted(picked))) {
+      // a first run whose first question fails leaves the settings line alone
+      Function<Request, Reply> good = scripted(picked);
+      server.setHandler(request -> Reply.error(500));
+      StringWriter err = new StringWriter();
+      assertEquals(1, interact(server, new StringWriter(), err));
+      Path progress = dir.resolve("out").resolve(InteractRun.PROGRESS);
+      assertEquals(1, Files.readAllLines(progress).size(), err.toString());
+      // the second run finishes two questions and stops at the third
+      JsonNode third = picked.get(2);
+      server.setHandler(request -> request.prompt().contains(third.get("nl").asText()) ? Reply.error(500) : good.apply(request));
+      assertEquals(1, interact(server, new StringWriter(), err));
+      assertEquals(3, Files.readAllLines(progress).size(), "one settings line, two questions");
+      // a crash while the next line was written leaves half a line
+      Files.writeString(progress, "{\"index\":2,\"id\":\"2\",\"db_", java.nio.file.StandardOpenOption.APPEND);
+      server.setHandler(good);
+      int before = server.requests().size();
+      assertEquals(0, interact(server, new StringWriter(), err), err.toString());
+      assertEquals(4, server.requests().size() - before, "only the third question is played");
+      assertEquals(3, new ObjectMapper().readTree(dir.resolve("out/log.json").toFile()).get("records").size());
     }
   }
 }

@@ -38,4 +38,18 @@ class ModelSqlTest {
     assertTrue(e.getMessage().contains("no SQL") && e.getMessage().contains("I cannot answer that."), e.getMessage());
     assertThrows(ModelSql.NoSqlException.class, () -> ModelSql.extract(""));
   }
+
+  @Test
+  void extractSkipsProseAndCommentsThatHoldTheWordWith() {
+    assertEquals("SELECT a FROM t", ModelSql.extract("Sure, with pleasure: SELECT a FROM t"));
+    assertEquals("SELECT a FROM t WHERE b IS NULL",
+        ModelSql.extract("```sql\n-- rows with a null name\nSELECT a FROM t WHERE b IS NULL;\n```"));
+    assertEquals("WITH x AS (SELECT 1 AS v) SELECT v FROM x", ModelSql.extract("Use a CTE:\nWITH x AS (SELECT 1 AS v) SELECT v FROM x;"));
+  }
+
+  @Test
+  void extractDropsProseAfterTheStatement() {
+    assertEquals("SELECT a FROM t", ModelSql.extract("SELECT a FROM t;\n\nThis query selects every a."));
+    assertEquals("SELECT a FROM t WHERE b = 'x;y'", ModelSql.extract("SELECT a FROM t WHERE b = 'x;y'; -- done"));
+  }
 }

@@ -71,6 +71,12 @@ class ReplayTest {
       assertTrue(i % 2 == 0 ? result.startsWith("error: ") : !result.equals("match"), log.get(i).toString());
     }
     assertEquals("Failed", record.get("num_cq_asked").asText());
+    JsonNode recorded = new ObjectMapper().readTree(SHARED.resolve("sphinteract/logs/gpt35_baseline_4round.json").toFile())
+        .get("records").get(158).get("sql_log");
+    for (int i = 0; i < 10; i++) {
+      assertEquals(ModelSql.authorsClean(recorded.get(i).get("sql").asText()), log.get(i).get("sql").asText(),
+          "the recorded SQL is the one run, fix included");
+    }
   }
 
   @Test

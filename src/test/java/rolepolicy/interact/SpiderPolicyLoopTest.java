@@ -110,14 +110,27 @@ class SpiderPolicyLoopTest {
     for (JsonNode q : log) {
       JsonNode label = gold.get(q.get("id").asText());
       JsonNode feedback = q.get("feedback_log");
+      int rewrites = 0;
       for (int i = 0; i < feedback.size(); i++) {
         asked++;
         String option = feedback.get(i).get("option").asText();
         assertEquals("policy user", feedback.get(i).get("answered_by").asText());
-        // the gold label's own step where the negative kept its violation; else REFUSE or "other"
-        String expected = label.get("type").asText().equals("REFUSE") ? "REFUSE"
-            : i < label.get("steps").size() && option.equals(label.at("/steps/" + i + "/rule").asText()) ? option : "OTHER";
+        // REFUSE for a REFUSE gold label; else the gold label's next rewrite when it is offered on the
+        // same column (the negative kept that violation); else "other"
+        String expected = "OTHER";
+        if (label.get("type").asText().equals("REFUSE")) {
+          expected = "REFUSE";
+        } else if (rewrites < label.get("steps").size()) {
+          JsonNode step = label.get("steps").get(rewrites);
+          for (JsonNode offered : q.get("cq_log").get(i).get("options")) {
+            if (offered.get("code").asText().equals(step.get("rule").asText())
+                && offered.get("text").asText().contains(step.get("column").asText())) {
+              expected = offered.get("code").asText();
+            }
+          }
+        }
         assertEquals(expected, option, q.toPrettyString());
+        rewrites += option.startsWith("R") ? 1 : 0;
       }
     }
     assertTrue(asked > 400, "asked " + asked);

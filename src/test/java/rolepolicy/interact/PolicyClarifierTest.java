@@ -1,0 +1,60 @@
+package rolepolicy.interact;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import rolepolicy.TestData;
+import rolepolicy.evaluate.GoldRecord;
+import rolepolicy.model.ClarificationOption;
+import rolepolicy.model.PolicedColumn;
+import rolepolicy.model.Policy;
+import rolepolicy.model.RewriteStep;
+
+/** Applying a chosen rewrite to SQL text, checked by analysing the edited text again. */
+class PolicyClarifierTest {
+  private static final PolicyClarifier CLARIFIER = new PolicyClarifier(TestData.engine(), TestData.schemas());
+
+  private static GoldRecord gold(String sql) {
+    Map<String, String> policies = new LinkedHashMap<>();
+    TestData.schemas().get("concert_singer").realColumns().forEach(c -> policies.put(c.key(), "Public"));
+    policies.put("singer.song_name", "JoinOnly");
+    policies.put("singer.age", "AggOnly");
+    return new GoldRecord("t", "concert_singer", false, "SELECT 1", sql, policies);
+  }
+
+  private static String applyChosen(String sql, String code) {
+    PolicyClarifier.Check check = CLARIFIER.check(gold(sql), sql, 0);
+    ClarificationOption option = check.options().stream().filter(o -> o.code().equals(code)).findFirst().orElseThrow();
+    return CLARIFIER.apply("concert_singer", sql, check.analysis(), option.step());
+  }
+
+  @Test
+  void r1RenamesTheSelectedColumnAndKeepsTheRest() {
+    assertEquals("SELECT singer.Singer_ID, country FROM singer", applyChosen("SELECT song_name, country FROM singer", "R1"));
+    assertEquals("SELECT T1.Singer_ID FROM singer AS T1 JOIN singer_in_concert AS T2 ON T1.singer_id = T2.singer_id",
+        applyChosen("SELECT T1.song_name FROM singer AS T1 JOIN singer_in_concert AS T2 ON T1.singer_id = T2.singer_id", "R1"));
+  }
+
+  @Test
+  void r2WrapsTheSelectItemInAvg() {
+    assertEquals("SELECT AVG(age), country FROM singer GROUP BY country",
+        applyChosen("SELECT age, country FROM singer GROUP BY country", "R2"));
+  }
+
+  @Test
+  void anEditWhoseTextDoesNotAnalyseAsExpectedIsRefused() {
+    String sql = "SELECT song_name FROM singer";
+    PolicyClarifier.Check check = CLARIFIER.check(gold(sql), sql, 0);
+    RewriteStep r1 = check.options().get(0).step();
+    // the same step, but with a replacement from another table: the edited text names no column of singer
+    RewriteStep foreign = new RewriteStep(r1.code(), r1.rule(), r1.ref(),
+        new PolicedColumn("stadium.capacity", "stadium", "Capacity", 4, false, Policy.Public), 0);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> CLARIFIER.apply("concert_singer", sql, check.analysis(), foreign));
+    assertTrue(e.getMessage().startsWith("R1 gives"), e.getMessage());
+  }
+}
