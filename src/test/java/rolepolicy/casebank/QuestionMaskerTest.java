@@ -1,0 +1,24 @@
+package rolepolicy.casebank;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+import rolepolicy.TestData;
+
+class QuestionMaskerTest {
+  @Test
+  void schemaNamesBecomeMasksAndValuesUnknowns() {
+    var schema = TestData.schemas().get("concert_singer");
+    assertEquals("What is the average <mask> of all <mask> from <unk>?",
+        QuestionMasker.mask("What is the average age of all singers from 'France'?", schema));
+    assertEquals("Show the <mask> and <mask> of <mask> with more than <unk> <mask>.",
+        QuestionMasker.mask("Show the name and capacity of stadiums with more than 2 concerts.", schema));
+  }
+
+  @Test
+  void aPossessiveIsNotAQuotedValue() {
+    var schema = TestData.schemas().get("concert_singer");
+    assertEquals("What is each <mask>'s <mask> and the <mask> <mask> it is in?",
+        QuestionMasker.mask("What is each singer's name and the concert theme it is in?", schema));
+  }
+}
