@@ -14,6 +14,7 @@ import java.util.Set;
 import net.sf.jsqlparser.expression.AnalyticExpression;
 import net.sf.jsqlparser.expression.AnalyticType;
 import net.sf.jsqlparser.expression.CaseExpression;
+import net.sf.jsqlparser.expression.CastExpression;
 import net.sf.jsqlparser.expression.DateTimeLiteralExpression;
 import net.sf.jsqlparser.expression.DateValue;
 import net.sf.jsqlparser.expression.DoubleValue;
@@ -31,8 +32,10 @@ import net.sf.jsqlparser.expression.WindowElement;
 import net.sf.jsqlparser.expression.WindowOffset;
 import net.sf.jsqlparser.expression.WindowRange;
 import net.sf.jsqlparser.expression.operators.relational.ExistsExpression;
+import net.sf.jsqlparser.expression.operators.relational.LikeExpression;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.schema.Table;
+import net.sf.jsqlparser.statement.create.table.ColDataType;
 import net.sf.jsqlparser.statement.select.AllTableColumns;
 import net.sf.jsqlparser.statement.select.ExceptOp;
 import net.sf.jsqlparser.statement.select.FromItem;
@@ -489,6 +492,29 @@ final class QueryWalk {
       windowElement(function.getWindowElement());
       if (function.getKeep() != null || function.getLimit() != null) {
         throw unsupported("KEEP or LIMIT in a window function");
+      }
+      return null;
+    }
+
+    /** The ESCAPE character of LIKE is a string too. */
+    @Override
+    public <S> Void visit(LikeExpression like, S context) {
+      super.visit(like, context);
+      expression(like.getEscape());
+      return null;
+    }
+
+    /** The numbers of a type, {@code CAST(x AS VARCHAR(10))}, are numbers too. */
+    @Override
+    public <S> Void visit(CastExpression cast, S context) {
+      super.visit(cast, context);
+      ColDataType type = cast.getColDataType();
+      boolean array = type != null && type.getArrayData() != null && !type.getArrayData().isEmpty();
+      if (cast.getFormat() != null || array) {
+        throw unsupported("CAST with FORMAT or an array type");
+      }
+      if (type != null) {
+        uses.add(new Use.CastType(type));
       }
       return null;
     }

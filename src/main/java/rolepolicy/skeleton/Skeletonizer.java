@@ -1,8 +1,12 @@
 package rolepolicy.skeleton;
 
+import java.util.ArrayList;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import net.sf.jsqlparser.expression.Alias;
 import net.sf.jsqlparser.parser.CCJSqlParser;
 import net.sf.jsqlparser.parser.CCJSqlParserConstants;
@@ -12,6 +16,7 @@ import net.sf.jsqlparser.parser.Token;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.Statement;
+import net.sf.jsqlparser.statement.create.table.ColDataType;
 import net.sf.jsqlparser.statement.select.Select;
 
 /**
@@ -25,6 +30,8 @@ import net.sf.jsqlparser.statement.select.Select;
  * the columns ({@link Resolver}), rename the tree's nodes in place and print it.
  */
 public final class Skeletonizer {
+  /** A number standing alone in a type's text, {@code VARCHAR (10)}. */
+  private static final Pattern TYPE_NUMBER = Pattern.compile("(?<![\\w$.])\\d+(?![\\w$.])");
 
   /** The skeleton of one query; deterministic: the same text always gives the same skeleton. */
   public Skeleton skeletonize(String sql) {
@@ -130,9 +137,28 @@ public final class Skeletonizer {
       } else if (use instanceof Use.DecimalNumber n) {
         String placeholder = placeholders.number(n.value().toString(), true);
         n.value().setValue(Double.valueOf(placeholder));
+      } else if (use instanceof Use.CastType t) {
+        typeNumbers(t.type(), placeholders);
       }
     }
     return placeholders;
+  }
+
+  /** JSqlParser keeps a type's numbers in its name ({@code VARCHAR (10)}) or in its arguments. */
+  private static void typeNumbers(ColDataType type, Placeholders placeholders) {
+    Matcher numbers = TYPE_NUMBER.matcher(type.getDataType());
+    StringBuilder name = new StringBuilder();
+    while (numbers.find()) {
+      numbers.appendReplacement(name, placeholders.number(numbers.group(), false));
+    }
+    type.setDataType(numbers.appendTail(name).toString());
+    if (type.getArgumentsStringList() != null) {
+      List<String> arguments = new ArrayList<>();
+      for (String argument : type.getArgumentsStringList()) {
+        arguments.add(placeholders.number(argument, false));
+      }
+      type.setArgumentsStringList(arguments);
+    }
   }
 
   private static void column(Column column, Resolver.Resolution resolution, Placeholders names) {

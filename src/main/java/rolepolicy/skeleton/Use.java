@@ -5,6 +5,7 @@ import net.sf.jsqlparser.expression.LongValue;
 import net.sf.jsqlparser.expression.StringValue;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.schema.Table;
+import net.sf.jsqlparser.statement.create.table.ColDataType;
 import net.sf.jsqlparser.statement.select.AllTableColumns;
 import net.sf.jsqlparser.statement.select.ParenthesedSelect;
 import net.sf.jsqlparser.statement.select.SelectItem;
@@ -42,4 +43,7 @@ sealed interface Use {
   record WholeNumber(LongValue value) implements Use {}
 
   record DecimalNumber(DoubleValue value) implements Use {}
+
+  /** The type of a CAST, whose numbers are literals: {@code VARCHAR(10)}. */
+  record CastType(ColDataType type) implements Use {}
 }

@@ -152,6 +152,19 @@ class SkeletonizerTest {
   }
 
   @Test
+  void theEscapeOfLikeAndTheNumbersOfACastTypeAreLiteralsToo() {
+    Skeleton skeleton =
+        skeletonizer.skeletonize(
+            "SELECT CAST(name AS VARCHAR(10)), CAST(age AS DECIMAL(5, 2)), CAST(age AS INT8)"
+                + " FROM singer WHERE name LIKE 'x!%' ESCAPE '!'");
+    assertEquals(
+        "SELECT CAST(_col1 AS VARCHAR (1)), CAST(_col2 AS DECIMAL (1, 1)), CAST(_col2 AS INT8)"
+            + " FROM _tab1 WHERE _col1 LIKE '_str1' ESCAPE '_str2'",
+        skeleton.sql());
+    assertEquals("{10=1, 5=1, 2=1, 'x!%'='_str1', '!'='_str2'}", skeleton.literals().toString());
+  }
+
+  @Test
   void aDoubleQuotedNameIsAColumnWhenWrittenAsOneElsewhere() {
     assertEquals(
         "SELECT _col1 FROM _tab1 WHERE _col1 = '_str1'",
