@@ -22,7 +22,15 @@ public final class QuestionMasker {
 
   private QuestionMasker() {}
 
-  /** The words of the schema's table and column names (names split at underscores), lower-cased. */
+  /** Words that name nothing by themselves, though a name may hold them ({@code is_male}, {@code singer_in_concert}). */
+  private static final Set<String> STOP_WORDS = Set.of(
+      "a", "an", "and", "are", "as", "at", "be", "by", "do", "for", "from", "has", "have", "in", "is", "it", "of",
+      "on", "or", "the", "to", "was", "were", "what", "which", "who", "with");
+
+  /**
+   * The words of the schema's table and column names (names split at underscores), lower-cased,
+   * without stop words.
+   */
   static Set<String> schemaWords(Schema schema) {
     Set<String> words = new HashSet<>();
     for (String table : schema.tables()) {
@@ -36,7 +44,7 @@ public final class QuestionMasker {
 
   private static void addWords(String name, Set<String> into) {
     for (String part : name.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+")) {
-      if (part.length() > 1) {
+      if (part.length() > 1 && !STOP_WORDS.contains(part)) {
         into.add(part);
       }
     }

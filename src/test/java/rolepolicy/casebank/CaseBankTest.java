@@ -20,9 +20,9 @@ import rolepolicy.generate.DatasetWriter;
 import rolepolicy.generate.SpiderRun;
 import rolepolicy.spider.InputException;
 
-/** A bank of the first 1,500 generated Spider train records, and Spider dev questions against it. */
+/** A bank of the first 800 generated Spider train records, and Spider dev questions against it. */
 class CaseBankTest {
-  static final int CASES = 1500;
+  static final int CASES = 800;
   @TempDir static Path dir;
   static CaseBank bank;
   static List<Case> cases;
@@ -77,7 +77,7 @@ class CaseBankTest {
       assertTrue(hits.stream().allMatch(h -> h.kase().dbId().equals(e.getKey())));
       checked++;
     }
-    assertTrue(checked > 10, "databases checked: " + checked);
+    assertTrue(checked > 5, "databases checked: " + checked);
   }
 
   @Test
