@@ -141,4 +141,26 @@ class CaseBankTest {
     assertTrue(e.getMessage().contains("no case bank here"), e.getMessage());
     assertTrue(Files.notExists(dir.resolve("nothing")));
   }
+
+  @Test
+  void aPromptGivesEachColumnsPolicyTheExamplesAndTheQuestion() throws Exception {
+    Path template = Path.of("data/prompts/few-shot.txt");
+    PromptWriter writer = new PromptWriter(bank, rolepolicy.llm.PromptTemplate.read(template, PromptWriter.PLACEHOLDERS),
+        CaseBank.Policy.TIERED, 3);
+    JsonNode q = dev.get(0);
+    java.util.Map<String, String> policies = new java.util.LinkedHashMap<>();
+    q.get("column_policies").fields().forEachRemaining(e -> policies.put(e.getKey(), e.getValue().asText()));
+    PromptWriter.PromptLine line = writer.prompt(q.get("id").asText(), q.get("db_id").asText(), q.get("question").asText(),
+        TestData.schemas().get(q.get("db_id").asText()), policies);
+    assertEquals(3, line.examples().size());
+    assertTrue(line.examples().stream().allMatch(e -> e.type().equals("skeleton") && e.id().startsWith("train_")));
+    String prompt = line.prompt();
+    assertTrue(prompt.contains("- AggOnly: use it only inside COUNT(...) or AVG(...)"), prompt);
+    assertTrue(prompt.contains("singer(Singer_ID " + policies.get("singer.singer_id") + ", Name " + policies.get("singer.name")), prompt);
+    assertTrue(prompt.contains("Question: " + q.get("question").asText()), prompt);
+    assertTrue(prompt.contains("Answer shape: "), prompt);
+    assertTrue(prompt.endsWith("Answer with one SQLite query on a single line, or with the word REFUSE alone.\n"), prompt);
+    String json = rolepolicy.generate.DatasetWriter.JSON.writeValueAsString(line);
+    assertTrue(json.startsWith("{\"id\":\"dev_0001\",\"db_id\":\"concert_singer\",\"prompt\":"), json);
+  }
 }
