@@ -10,7 +10,8 @@ import java.util.Map;
  * @param reason why REFUSE, or null
  * @param policies the policies of the columns its SQL touches, column key → policy
  * @param maskedQuestion the question with schema names and values masked
- * @param skeleton the SQL skeleton (no identifier or value of any database)
+ * @param skeleton the skeleton of the gold SQL (of the original SQL for a REFUSE case): no table,
+ *     column or value of its database
  * @param opSignature the skeleton's operators
  * @param referenceSql the SQL the case stands for in similarity measures: its original SQL
  */

@@ -59,7 +59,8 @@ public final class CaseReader {
       if (!type.equals("SQL") && !type.equals("REFUSE")) {
         throw new InputException(where + " (" + id + "): gold_label.type must be SQL or REFUSE");
       }
-      var skeleton = skeletonizer.skeletonize(sql);
+      // the shape a prompt shows is the compliant gold SQL's; a REFUSE case shows no SQL
+      var skeleton = skeletonizer.skeletonize(type.equals("SQL") ? gold.path("sql").asText() : sql);
       cases.add(new Case(id, dbId, text(r, "question", where), type,
           type.equals("SQL") ? gold.path("sql").asText() : null,
           type.equals("REFUSE") ? gold.path("reason").asText() : null,
