@@ -7,7 +7,7 @@ import rolepolicy.engine.RuleFileException;
 import rolepolicy.llm.EndpointException;
 import rolepolicy.spider.InputException;
 
-/** Entry point: {@code rolepolicy generate | evaluate | review | report | bench | score-tables | bench-tables | interact}; no arguments runs {@code generate} on the bundled dev split. */
+/** Entry point: {@code rolepolicy generate | evaluate | review | report | bench | score-tables | bench-tables | interact | casebank | prompts | bench-retrieval}; no arguments runs {@code generate} on the bundled dev split. */
 @Command(
     name = "rolepolicy",
     mixinStandardHelpOptions = true,
@@ -21,7 +21,10 @@ import rolepolicy.spider.InputException;
       BenchCommand.class,
       ScoreTablesCommand.class,
       BenchTablesCommand.class,
-      InteractCommand.class
+      InteractCommand.class,
+      CaseBankCommand.class,
+      PromptsCommand.class,
+      BenchRetrievalCommand.class
     })
 public final class Main {
   /** Exit code for bad input or a rule file that does not compile. */

@@ -1,0 +1,289 @@
+package rolepolicy.casebank;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.KnnFloatVectorField;
+import org.apache.lucene.document.StoredField;
+import org.apache.lucene.document.StringField;
+import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.index.VectorSimilarityFunction;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.KnnFloatVectorQuery;
+import org.apache.lucene.search.MatchAllDocsQuery;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.FSDirectory;
+import rolepolicy.generate.DatasetWriter;
+import rolepolicy.spider.InputException;
+import rolepolicy.spider.Schema;
+
+/**
+ * Train questions as few-shot cases in a Lucene index on disk, in two collections: <em>specific</em>
+ * (question, database, gold label, policies; searched within one database) and <em>skeleton</em>
+ * (masked question, skeleton, operators; nothing that names a database). Questions are found by
+ * their all-MiniLM-L6-v2 embeddings in Lucene's HNSW graph, the database filter inside the search.
+ */
+public final class CaseBank implements AutoCloseable {
+  /** What a retrieval may return. */
+  public enum Policy {
+    /** Skeleton cases only, never a specific one. */
+    SKELETON_ONLY,
+    /** Same-database specific cases when the best clears its threshold, else skeletons above theirs, else none. */
+    TIERED
+  }
+
+  /** One retrieved case: its type ({@code specific} or {@code skeleton}) and cosine similarity. */
+  public record Hit(String type, double cosine, Case kase) {}
+
+  /**
+   * A retrieval: the type of its cases ({@code specific}, {@code skeleton} or {@code none}) and why.
+   */
+  public record Retrieval(String type, List<Hit> hits, String why) {}
+
+  /** Cosine thresholds of the tiers (docs/retrieval.md: how they are calibrated on train). */
+  public record Thresholds(double specific, double skeleton) {}
+
+  /** {@code bank.json}: where the cases came from and the thresholds in force. */
+  public record Meta(String source, int cases, String model, Thresholds thresholds) {}
+
+  static final String META = "bank.json";
+  private static final ObjectMapper JSON = DatasetWriter.JSON;
+  private static final String SPECIFIC = "specific";
+  private static final String SKELETON = "skeleton";
+
+  private final Directory directory;
+  private final DirectoryReader reader;
+  private final IndexSearcher searcher;
+  private final Embedder embedder;
+  private Meta meta;
+
+  private CaseBank(Directory directory, Embedder embedder, Meta meta) throws IOException {
+    this.directory = directory;
+    this.reader = DirectoryReader.open(directory);
+    this.searcher = new IndexSearcher(reader);
+    this.embedder = embedder;
+    this.meta = meta;
+  }
+
+  /** Writes a bank of the cases into {@code dir} (replacing any bank there) and opens it. */
+  public static CaseBank build(List<Case> cases, String source, Path dir, Embedder embedder, Thresholds thresholds) {
+    try {
+      deleteTree(dir);
+      Files.createDirectories(dir);
+      Path index = dir.resolve("index");
+      try (Directory d = FSDirectory.open(index);
+          IndexWriter writer = new IndexWriter(d, new IndexWriterConfig().setOpenMode(IndexWriterConfig.OpenMode.CREATE))) {
+        for (Case c : cases) {
+          writer.addDocument(specific(c, embedder.embed(c.question())));
+          writer.addDocument(skeleton(c, embedder.embed(c.maskedQuestion())));
+        }
+        writer.forceMerge(1);
+      }
+      Meta meta = new Meta(source, cases.size(), Embedder.MODEL, thresholds);
+      DatasetWriter.write(dir.resolve(META), meta);
+      return new CaseBank(FSDirectory.open(index), embedder, meta);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The folder a bank is built in before {@link #commit} moves it to {@code dir}. */
+  public static Path staging(Path dir) {
+    Path absolute = dir.toAbsolutePath().normalize();
+    return absolute.resolveSibling("." + absolute.getFileName() + ".building");
+  }
+
+  /**
+   * Moves a bank built (and closed) in {@link #staging} to {@code dir}, replacing the bank there only
+   * once the new one is complete.
+   */
+  public static void commit(Path dir) {
+    Path absolute = dir.toAbsolutePath().normalize();
+    Path old = absolute.resolveSibling("." + absolute.getFileName() + ".previous");
+    try {
+      deleteTree(old);
+      if (Files.exists(absolute)) {
+        Files.move(absolute, old);
+      }
+      Files.move(staging(dir), absolute);
+      deleteTree(old);
+    } catch (IOException e) {
+      throw new InputException(dir + ": cannot put the new bank in place (" + InputException.reason(e) + ")", e);
+    }
+  }
+
+  static void deleteTree(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (var paths = Files.walk(dir)) {
+      for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
+  }
+
+  public static CaseBank open(Path dir, Embedder embedder) {
+    Path metaFile = dir.resolve(META);
+    if (!Files.isRegularFile(metaFile)) {
+      throw new InputException(dir + ": no case bank here (" + META + " not found); build one with casebank --build");
+    }
+    try {
+      return new CaseBank(FSDirectory.open(dir.resolve("index")), embedder, JSON.readValue(metaFile.toFile(), Meta.class));
+    } catch (IOException e) {
+      throw new InputException(dir + ": cannot read the case bank (" + e.getMessage() + ")", e);
+    }
+  }
+
+  /** Puts calibrated thresholds in force and writes them to the bank's {@code bank.json}. */
+  public static void writeThresholds(Path dir, CaseBank bank, Thresholds thresholds) {
+    bank.meta = new Meta(bank.meta.source(), bank.meta.cases(), bank.meta.model(), thresholds);
+    DatasetWriter.write(dir.resolve(META), bank.meta);
+  }
+
+  Embedder embedder() {
+    return embedder;
+  }
+
+  public Meta meta() {
+    return meta;
+  }
+
+  /** Up to {@code k} cases for a question of database {@code dbId} (its schema masks the question). */
+  public Retrieval retrieve(String question, String dbId, Schema schema, Policy policy, int k) {
+    return retrieve(question, dbId, schema, policy, k, Set.of());
+  }
+
+  /** As {@link #retrieve}, never returning the cases whose ids are in {@code exclude}. */
+  Retrieval retrieve(String question, String dbId, Schema schema, Policy policy, int k, Set<String> exclude) {
+    Thresholds t = meta.thresholds();
+    if (policy == Policy.TIERED) {
+      List<Hit> same = sameDatabase(embedder.embed(question), dbId, k, exclude);
+      if (!same.isEmpty() && same.get(0).cosine() >= t.specific()) {
+        return new Retrieval(SPECIFIC, same, String.format(Locale.ROOT,
+            "same database: best cosine %.3f >= %.3f", same.get(0).cosine(), t.specific()));
+      }
+      String first = same.isEmpty() ? "no case of " + dbId
+          : String.format(Locale.ROOT, "same database: best cosine %.3f < %.3f", same.get(0).cosine(), t.specific());
+      List<Hit> skeletons = skeletons(embedder.embed(QuestionMasker.mask(question, schema)), k, exclude);
+      if (!skeletons.isEmpty() && skeletons.get(0).cosine() >= t.skeleton()) {
+        return new Retrieval(SKELETON, skeletons, first + String.format(Locale.ROOT,
+            "; skeletons: best cosine %.3f >= %.3f", skeletons.get(0).cosine(), t.skeleton()));
+      }
+      return new Retrieval("none", List.of(), first + (skeletons.isEmpty() ? "; no skeleton" : String.format(Locale.ROOT,
+          "; skeletons: best cosine %.3f < %.3f", skeletons.get(0).cosine(), t.skeleton())));
+    }
+    List<Hit> skeletons = skeletons(embedder.embed(QuestionMasker.mask(question, schema)), k, exclude);
+    return new Retrieval(skeletons.isEmpty() ? "none" : SKELETON, skeletons, skeletons.isEmpty() ? "no skeleton"
+        : String.format(Locale.ROOT, "skeletons only: best cosine %.3f", skeletons.get(0).cosine()));
+  }
+
+  /** The nearest specific cases of one database, the filter inside the vector search. */
+  List<Hit> sameDatabase(float[] vector, String dbId, int k, Set<String> exclude) {
+    BooleanQuery.Builder filter = new BooleanQuery.Builder()
+        .add(new TermQuery(new Term("collection", SPECIFIC)), BooleanClause.Occur.FILTER)
+        .add(new TermQuery(new Term("db_id", dbId)), BooleanClause.Occur.FILTER);
+    return search(vector, filter, k, exclude, SPECIFIC);
+  }
+
+  /** The nearest skeleton cases by masked question, any database. */
+  List<Hit> skeletons(float[] maskedVector, int k, Set<String> exclude) {
+    BooleanQuery.Builder filter = new BooleanQuery.Builder()
+        .add(new TermQuery(new Term("collection", SKELETON)), BooleanClause.Occur.FILTER);
+    return search(maskedVector, filter, k, exclude, SKELETON);
+  }
+
+  /** The nearest specific cases by plain question, any database (a baseline of the benchmark). */
+  List<Hit> anyDatabase(float[] vector, int k, Set<String> exclude) {
+    BooleanQuery.Builder filter = new BooleanQuery.Builder()
+        .add(new TermQuery(new Term("collection", SPECIFIC)), BooleanClause.Occur.FILTER);
+    return search(vector, filter, k, exclude, SPECIFIC);
+  }
+
+  /** Every case of the bank, in index order. */
+  List<Case> cases() {
+    try {
+      List<Case> all = new ArrayList<>();
+      ScoreDoc[] docs = searcher.search(new TermQuery(new Term("collection", SPECIFIC)), Integer.MAX_VALUE / 2).scoreDocs;
+      java.util.Arrays.sort(docs, java.util.Comparator.comparingInt(d -> d.doc));
+      for (ScoreDoc d : docs) {
+        all.add(JSON.readValue(searcher.storedFields().document(d.doc).get("case"), Case.class));
+      }
+      return all;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private List<Hit> search(float[] vector, BooleanQuery.Builder filter, int k, Set<String> exclude, String type) {
+    for (String id : exclude) {
+      filter.add(new TermQuery(new Term("id", id)), BooleanClause.Occur.MUST_NOT);
+    }
+    Query knn = new KnnFloatVectorQuery("vector", vector, k, filter.add(new MatchAllDocsQuery(), BooleanClause.Occur.MUST).build());
+    try {
+      List<Hit> hits = new ArrayList<>();
+      for (ScoreDoc d : searcher.search(knn, k).scoreDocs) {
+        Document doc = searcher.storedFields().document(d.doc);
+        Case c = JSON.readValue(doc.get("case"), Case.class);
+        hits.add(new Hit(type, 2.0 * d.score - 1.0, type.equals(SPECIFIC) ? c : skeletonOnly(c)));
+      }
+      return hits;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** A skeleton case: what the skeleton collection holds, nothing that names a database. */
+  static Case skeletonOnly(Case c) {
+    return new Case(c.id(), null, null, c.goldType(), null, c.reason(), null, c.maskedQuestion(), c.skeleton(),
+        c.opSignature(), null);
+  }
+
+  private static Document specific(Case c, float[] vector) throws IOException {
+    Document doc = new Document();
+    doc.add(new StringField("collection", SPECIFIC, Field.Store.NO));
+    doc.add(new StringField("id", c.id(), Field.Store.YES));
+    doc.add(new StringField("db_id", c.dbId(), Field.Store.NO));
+    doc.add(new TextField("question", c.question(), Field.Store.NO));
+    doc.add(new KnnFloatVectorField("vector", vector, VectorSimilarityFunction.COSINE));
+    doc.add(new StoredField("case", JSON.writeValueAsString(c)));
+    return doc;
+  }
+
+  private static Document skeleton(Case c, float[] vector) throws IOException {
+    Document doc = new Document();
+    doc.add(new StringField("collection", SKELETON, Field.Store.NO));
+    doc.add(new StringField("id", c.id(), Field.Store.YES));
+    doc.add(new TextField("masked", c.maskedQuestion(), Field.Store.NO));
+    doc.add(new KnnFloatVectorField("vector", vector, VectorSimilarityFunction.COSINE));
+    doc.add(new StoredField("case", JSON.writeValueAsString(skeletonOnly(c))));
+    return doc;
+  }
+
+  @Override
+  public void close() {
+    try {
+      reader.close();
+      directory.close();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

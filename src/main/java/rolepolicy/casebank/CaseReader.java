@@ -1,0 +1,95 @@
+package rolepolicy.casebank;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import rolepolicy.model.ColumnRef;
+import rolepolicy.skeleton.Skeletonizer;
+import rolepolicy.spider.InputException;
+import rolepolicy.spider.Schema;
+import rolepolicy.spider.SchemaReader;
+import rolepolicy.sql.SqlAnalysisException;
+import rolepolicy.sql.SqlAnalyzer;
+
+/** Reads the cases of a generated train split; dev and test questions are never cases. */
+public final class CaseReader {
+  private CaseReader() {}
+
+  /** The split a record belongs to, from its id ({@code train_0042} → {@code train}). */
+  static String splitOf(String id) {
+    int underscore = id.lastIndexOf('_');
+    return underscore < 0 ? "" : id.substring(0, underscore);
+  }
+
+  public static List<Case> read(Path dataset, Map<String, Schema> schemas) {
+    JsonNode root;
+    try {
+      root = new ObjectMapper().readTree(dataset.toFile());
+    } catch (IOException e) {
+      throw new InputException(SchemaReader.describe(dataset, e), e);
+    }
+    if (root == null || !root.isArray() || root.isEmpty()) {
+      throw new InputException(dataset + ": expected a non-empty JSON array of dataset records");
+    }
+    Skeletonizer skeletonizer = new Skeletonizer();
+    Map<String, SqlAnalyzer> analyzers = new LinkedHashMap<>();
+    List<Case> cases = new ArrayList<>(root.size());
+    for (int i = 0; i < root.size(); i++) {
+      JsonNode r = root.get(i);
+      String where = dataset + ": record #" + (i + 1);
+      String id = text(r, "id", where);
+      String split = splitOf(id);
+      if (split.equals("dev") || split.equals("test") || split.endsWith("dev") || split.endsWith("test")) {
+        throw new InputException(where + " (" + id + ") is a " + split
+            + " question: cases come from a train split only, so that no evaluated question is its own example");
+      }
+      String dbId = text(r, "db_id", where);
+      Schema schema = schemas.get(dbId);
+      if (schema == null) {
+        throw new InputException(where + " (" + id + "): database '" + dbId + "' is not in the schema file");
+      }
+      String sql = text(r, "original_sql", where);
+      JsonNode gold = r.get("gold_label");
+      String type = gold == null ? "" : gold.path("type").asText();
+      if (!type.equals("SQL") && !type.equals("REFUSE")) {
+        throw new InputException(where + " (" + id + "): gold_label.type must be SQL or REFUSE");
+      }
+      // the shape a prompt shows is the compliant gold SQL's; a REFUSE case shows no SQL
+      var skeleton = skeletonizer.skeletonize(type.equals("SQL") ? gold.path("sql").asText() : sql);
+      cases.add(new Case(id, dbId, text(r, "question", where), type,
+          type.equals("SQL") ? gold.path("sql").asText() : null,
+          type.equals("REFUSE") ? gold.path("reason").asText() : null,
+          touchedPolicies(analyzers.computeIfAbsent(dbId, d -> new SqlAnalyzer(schema)), sql, r.get("column_policies")),
+          QuestionMasker.mask(text(r, "question", where), schema),
+          skeleton.sql(), skeleton.opSignature(), sql));
+    }
+    return cases;
+  }
+
+  /** The policies of the columns an SQL text touches, in the order first touched. */
+  private static Map<String, String> touchedPolicies(SqlAnalyzer analyzer, String sql, JsonNode policies) {
+    Map<String, String> touched = new LinkedHashMap<>();
+    try {
+      for (ColumnRef ref : analyzer.analyse(sql).columnRefs()) {
+        JsonNode policy = policies == null ? null : policies.get(ref.column());
+        touched.putIfAbsent(ref.column(), policy == null ? "unknown" : policy.asText());
+      }
+    } catch (SqlAnalysisException | StackOverflowError e) {
+      // the text cannot be analysed: the case carries no column policies
+    }
+    return touched;
+  }
+
+  private static String text(JsonNode record, String field, String where) {
+    JsonNode value = record.get(field);
+    if (value == null || !value.isTextual()) {
+      throw new InputException(where + ": missing text field '" + field + "'");
+    }
+    return value.asText();
+  }
+}

@@ -1,0 +1,133 @@
+package rolepolicy.casebank;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.function.Function;
+import rolepolicy.spider.Schema;
+
+/**
+ * Retrieval quality as DAIL-SQL measures it: the mean query similarity (Jaccard over DAIL's SQL
+ * skeleton tokens) between each target question's gold SQL and its selected examples' gold SQL, for
+ * 1, 3 and 5 examples, by selection method; and the time per retrieval.
+ */
+public final class RetrievalBench {
+  /** One evaluated question: its id, database, text and gold SQL, and a draft SQL or null. */
+  public record Target(String id, String dbId, String question, String goldSql, String draftSql) {}
+
+  /** A method's mean query similarity at each number of examples, and over how many questions. */
+  public record Row(String method, Map<Integer, Double> similarity, int questions, String note) {}
+
+  /** DAIL-SQL's threshold on the draft's query similarity when it selects examples. */
+  static final double DRAFT_THRESHOLD = 0.85;
+  /** Candidates the draft re-ranks: the nearest by masked question. */
+  static final int DRAFT_CANDIDATES = 100;
+
+  private final CaseBank bank;
+  private final Map<String, Schema> schemas;
+  private final List<Case> cases;
+  private final Map<String, String> caseSkeletons = new HashMap<>();
+
+  public RetrievalBench(CaseBank bank, Map<String, Schema> schemas) {
+    this.bank = bank;
+    this.schemas = schemas;
+    this.cases = bank.cases();
+    for (Case c : cases) {
+      caseSkeletons.put(c.id(), QuerySimilarity.dailSkeleton(c.referenceSql(), schemas.get(c.dbId())));
+    }
+  }
+
+  /** The rows of every method over the targets; {@code seed} draws the random examples. */
+  public List<Row> run(List<Target> targets, int[] ks, long seed, List<Double> retrievalMillis) {
+    int kMax = java.util.Arrays.stream(ks).max().orElse(1);
+    Embedder embedder = bank.embedder();
+    Map<String, List<List<String>>> picks = new LinkedHashMap<>();
+    Random random = new Random(seed);
+    boolean drafts = targets.stream().anyMatch(t -> t.draftSql() != null);
+    for (Target t : targets) {
+      Schema schema = schemas.get(t.dbId());
+      List<String> randomIds = new ArrayList<>();
+      while (randomIds.size() < kMax) {
+        String id = cases.get(random.nextInt(cases.size())).id();
+        if (!randomIds.contains(id)) {
+          randomIds.add(id);
+        }
+      }
+      add(picks, "random", randomIds);
+      float[] plain = embedder.embed(t.question());
+      add(picks, "question similarity", ids(bank.anyDatabase(plain, kMax, Set.of())));
+      float[] masked = embedder.embed(QuestionMasker.mask(t.question(), schema));
+      add(picks, "masked question (skeleton_only)", ids(bank.skeletons(masked, kMax, Set.of())));
+      long start = System.nanoTime();
+      CaseBank.Retrieval tiered = bank.retrieve(t.question(), t.dbId(), schema, CaseBank.Policy.TIERED, kMax);
+      retrievalMillis.add((System.nanoTime() - start) / 1e6);
+      add(picks, "tiered", ids(tiered.hits()));
+      if (drafts) {
+        add(picks, "masked question + draft SQL", t.draftSql() == null ? List.of()
+            : withDraft(bank.skeletons(masked, DRAFT_CANDIDATES, Set.of()), t.draftSql(), schema, kMax));
+      }
+    }
+    List<Row> rows = new ArrayList<>();
+    for (Map.Entry<String, List<List<String>>> method : picks.entrySet()) {
+      Map<Integer, Double> byK = new LinkedHashMap<>();
+      int answered = 0;
+      for (int k : ks) {
+        double sum = 0;
+        int n = 0;
+        for (int i = 0; i < targets.size(); i++) {
+          List<String> chosen = method.getValue().get(i);
+          if (chosen.isEmpty()) {
+            continue;
+          }
+          String gold = QuerySimilarity.dailSkeleton(targets.get(i).goldSql(), schemas.get(targets.get(i).dbId()));
+          double s = 0;
+          List<String> first = chosen.subList(0, Math.min(k, chosen.size()));
+          for (String id : first) {
+            s += QuerySimilarity.jaccard(gold, caseSkeletons.get(id));
+          }
+          sum += s / first.size();
+          n++;
+        }
+        byK.put(k, n == 0 ? null : sum / n);
+        answered = n;
+      }
+      rows.add(new Row(method.getKey(), byK, answered, answered == targets.size() ? "" : String.format(Locale.ROOT,
+          "%d of %d questions got examples", answered, targets.size())));
+    }
+    return rows;
+  }
+
+  /**
+   * DAIL-SQL's selection with a draft: the candidates in masked-question order whose query similarity
+   * to the draft reaches {@value #DRAFT_THRESHOLD} first, then the others by that similarity.
+   */
+  private List<String> withDraft(List<CaseBank.Hit> candidates, String draft, Schema schema, int k) {
+    String draftSkeleton = QuerySimilarity.dailSkeleton(draft, schema);
+    List<String> close = new ArrayList<>();
+    List<CaseBank.Hit> rest = new ArrayList<>();
+    for (CaseBank.Hit h : candidates) {
+      if (QuerySimilarity.jaccard(draftSkeleton, caseSkeletons.get(h.kase().id())) >= DRAFT_THRESHOLD) {
+        close.add(h.kase().id());
+      } else {
+        rest.add(h);
+      }
+    }
+    Function<CaseBank.Hit, Double> similarity = h -> QuerySimilarity.jaccard(draftSkeleton, caseSkeletons.get(h.kase().id()));
+    rest.sort((a, b) -> Double.compare(similarity.apply(b), similarity.apply(a)));
+    rest.forEach(h -> close.add(h.kase().id()));
+    return close.subList(0, Math.min(k, close.size()));
+  }
+
+  private static List<String> ids(List<CaseBank.Hit> hits) {
+    return hits.stream().map(h -> h.kase().id()).toList();
+  }
+
+  private static void add(Map<String, List<List<String>>> picks, String method, List<String> ids) {
+    picks.computeIfAbsent(method, m -> new ArrayList<>()).add(ids);
+  }
+}

@@ -1,0 +1,110 @@
+package rolepolicy.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import rolepolicy.casebank.CaseBank;
+import rolepolicy.casebank.Embedder;
+import rolepolicy.casebank.PromptWriter;
+import rolepolicy.generate.AtomicOutput;
+import rolepolicy.generate.DatasetWriter;
+import rolepolicy.llm.PromptTemplate;
+import rolepolicy.spider.InputException;
+import rolepolicy.spider.Schema;
+import rolepolicy.spider.SchemaReader;
+
+/** Writes one few-shot prompt per question of a generated split (docs/retrieval.md). */
+@Command(
+    name = "prompts",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = "Write one few-shot prompt per question: policies, retrieved examples, question, answer format.")
+public final class PromptsCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Option(names = "--dataset", paramLabel = "FILE", defaultValue = "data/dev.json", description = "A generated split (default: ${DEFAULT-VALUE}).")
+  Path dataset;
+
+  @Option(names = "--tables", paramLabel = "FILE", defaultValue = "../shared/spider/tables.json",
+      description = "Schema file of its databases (default: ${DEFAULT-VALUE}).")
+  Path tables;
+
+  @Option(names = "--bank", paramLabel = "DIR", defaultValue = "data/casebank", description = "The CaseBank (default: ${DEFAULT-VALUE}).")
+  Path bank;
+
+  @Option(names = "--template", paramLabel = "FILE", defaultValue = "data/prompts/few-shot.txt",
+      description = "Prompt template with {{schema}}, {{examples}}, {{question}} (default: ${DEFAULT-VALUE}).")
+  Path template;
+
+  @Option(names = "--policy", paramLabel = "NAME", defaultValue = "tiered", description = "tiered or skeleton_only (default: ${DEFAULT-VALUE}).")
+  String policy;
+
+  @Option(names = "-k", paramLabel = "N", defaultValue = "3", description = "Examples per prompt (default: ${DEFAULT-VALUE}).")
+  int k;
+
+  @Option(names = "--out", paramLabel = "FILE", defaultValue = "results/prompts.jsonl", description = "Output (default: ${DEFAULT-VALUE}).")
+  Path out;
+
+  @Override
+  public Integer call() {
+    CaseBank.Policy chosen = switch (policy) {
+      case "tiered" -> CaseBank.Policy.TIERED;
+      case "skeleton_only" -> CaseBank.Policy.SKELETON_ONLY;
+      default -> throw new ParameterException(spec.commandLine(), "--policy must be tiered or skeleton_only, not '" + policy + "'");
+    };
+    if (k < 1) {
+      throw new ParameterException(spec.commandLine(), "-k must be at least 1");
+    }
+    Map<String, Schema> schemas = SchemaReader.read(tables);
+    PromptTemplate prompt = PromptTemplate.read(template, PromptWriter.PLACEHOLDERS);
+    JsonNode records;
+    try {
+      records = new ObjectMapper().readTree(dataset.toFile());
+    } catch (IOException e) {
+      throw new InputException(SchemaReader.describe(dataset, e), e);
+    }
+    if (records == null || !records.isArray()) {
+      throw new InputException(dataset + ": expected a JSON array of dataset records");
+    }
+    Map<String, Integer> byType = new LinkedHashMap<>();
+    try (CaseBank cases = CaseBank.open(bank, new Embedder()); AtomicOutput output = new AtomicOutput()) {
+      PromptWriter writer = new PromptWriter(cases, prompt, chosen, k);
+      try (BufferedWriter lines = Files.newBufferedWriter(output.stage(out))) {
+        for (int i = 0; i < records.size(); i++) {
+          JsonNode r = records.get(i);
+          String where = dataset + ": record #" + (i + 1);
+          String dbId = r.path("db_id").asText();
+          Schema schema = schemas.get(dbId);
+          if (schema == null) {
+            throw new InputException(where + ": database '" + dbId + "' is not in " + tables);
+          }
+          Map<String, String> policies = new LinkedHashMap<>();
+          r.path("column_policies").fields().forEachRemaining(e -> policies.put(e.getKey(), e.getValue().asText()));
+          PromptWriter.PromptLine line = writer.prompt(r.path("id").asText(), dbId, r.path("question").asText(), schema, policies);
+          byType.merge(line.retrieval().substring(0, line.retrieval().indexOf(':')), 1, Integer::sum);
+          lines.write(DatasetWriter.JSON.writeValueAsString(line));
+          lines.newLine();
+        }
+      }
+      output.commit();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    spec.commandLine().getOut().printf(Locale.ROOT, "%d prompts (%s examples, %s) written to %s%n", records.size(), policy,
+        byType, out);
+    return 0;
+  }
+}

@@ -1,0 +1,552 @@
+package rolepolicy.skeleton;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.EnumSet;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import net.sf.jsqlparser.expression.AnalyticExpression;
+import net.sf.jsqlparser.expression.AnalyticType;
+import net.sf.jsqlparser.expression.CaseExpression;
+import net.sf.jsqlparser.expression.CastExpression;
+import net.sf.jsqlparser.expression.DateTimeLiteralExpression;
+import net.sf.jsqlparser.expression.DateValue;
+import net.sf.jsqlparser.expression.DoubleValue;
+import net.sf.jsqlparser.expression.Expression;
+import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
+import net.sf.jsqlparser.expression.Function;
+import net.sf.jsqlparser.expression.HexValue;
+import net.sf.jsqlparser.expression.IntervalExpression;
+import net.sf.jsqlparser.expression.LongValue;
+import net.sf.jsqlparser.expression.StringValue;
+import net.sf.jsqlparser.expression.TimeValue;
+import net.sf.jsqlparser.expression.TimestampValue;
+import net.sf.jsqlparser.expression.WindowDefinition;
+import net.sf.jsqlparser.expression.WindowElement;
+import net.sf.jsqlparser.expression.WindowOffset;
+import net.sf.jsqlparser.expression.WindowRange;
+import net.sf.jsqlparser.expression.operators.relational.ExistsExpression;
+import net.sf.jsqlparser.expression.operators.relational.LikeExpression;
+import net.sf.jsqlparser.schema.Column;
+import net.sf.jsqlparser.schema.Table;
+import net.sf.jsqlparser.statement.create.table.ColDataType;
+import net.sf.jsqlparser.statement.select.AllTableColumns;
+import net.sf.jsqlparser.statement.select.ExceptOp;
+import net.sf.jsqlparser.statement.select.FromItem;
+import net.sf.jsqlparser.statement.select.IntersectOp;
+import net.sf.jsqlparser.statement.select.Join;
+import net.sf.jsqlparser.statement.select.MinusOp;
+import net.sf.jsqlparser.statement.select.OrderByElement;
+import net.sf.jsqlparser.statement.select.ParenthesedFromItem;
+import net.sf.jsqlparser.statement.select.ParenthesedSelect;
+import net.sf.jsqlparser.statement.select.PlainSelect;
+import net.sf.jsqlparser.statement.select.Select;
+import net.sf.jsqlparser.statement.select.SelectItem;
+import net.sf.jsqlparser.statement.select.SetOperation;
+import net.sf.jsqlparser.statement.select.SetOperationList;
+import net.sf.jsqlparser.statement.select.UnionOp;
+import net.sf.jsqlparser.statement.select.WithItem;
+import rolepolicy.sql.Identifiers;
+
+/**
+ * Walks a parsed query in the order of its text — WITH, SELECT items, FROM and JOIN, WHERE, GROUP
+ * BY, HAVING, WINDOW, ORDER BY, LIMIT and OFFSET, nested queries where they stand — and records
+ * every name and literal the skeleton replaces ({@link Use}), the scopes columns resolve in and the
+ * parts of the op signature. It also writes function names in upper case. Whatever it does not know
+ * (a FROM form, a clause or a literal type the skeleton has no rule for) it rejects with {@link
+ * UnsupportedOperationException}, so that nothing passes through unreplaced.
+ */
+final class QueryWalk {
+  final List<Use> uses = new ArrayList<>();
+  final Set<Op> ops = EnumSet.noneOf(Op.class);
+
+  /** The scope of each plain query, for the output columns of derived and common tables. */
+  final Map<PlainSelect, Scope> scopes = new IdentityHashMap<>();
+
+  private final Map<FromItem, FromEntry> entries = new IdentityHashMap<>();
+
+  /** The WITH definitions visible where the walk is, innermost last. */
+  private final Deque<Map<String, WithItem<?>>> commonTables = new ArrayDeque<>();
+
+  private final Expressions expressions = new Expressions();
+  private Scope scope;
+  private int derivedTables;
+
+  /** Walks one query whose columns may refer to the tables of {@code outer} (or null). */
+  void query(Select select, Scope outer) {
+    boolean with = withItems(select, outer);
+    if (select instanceof PlainSelect plain) {
+      plainSelect(plain, outer);
+    } else if (select instanceof SetOperationList setOperations) {
+      for (SetOperation operation : setOperations.getOperations()) {
+        ops.add(setOperation(operation));
+      }
+      for (Select part : setOperations.getSelects()) {
+        query(part, outer);
+      }
+      tail(select, scopeOf(select));
+    } else if (select instanceof ParenthesedSelect parenthesed) {
+      query(parenthesed.getSelect(), outer);
+      tail(select, scopeOf(select));
+    } else {
+      throw unsupported("query form " + select.getClass().getSimpleName());
+    }
+    if (with) {
+      commonTables.removeLast();
+    }
+  }
+
+  /** The scope of a query's first plain part: what its ORDER BY after a set operation reads. */
+  private Scope scopeOf(Select select) {
+    if (select instanceof PlainSelect plain) {
+      return scopes.get(plain);
+    } else if (select instanceof SetOperationList setOperations) {
+      return scopeOf(setOperations.getSelects().get(0));
+    } else if (select instanceof ParenthesedSelect parenthesed) {
+      return scopeOf(parenthesed.getSelect());
+    }
+    throw unsupported("query form " + select.getClass().getSimpleName());
+  }
+
+  private static Op setOperation(SetOperation operation) {
+    if (operation instanceof UnionOp) {
+      return Op.UNION;
+    } else if (operation instanceof IntersectOp) {
+      return Op.INTERSECT;
+    } else if (operation instanceof ExceptOp || operation instanceof MinusOp) {
+      return Op.EXCEPT;
+    }
+    throw unsupported("set operation " + operation.getClass().getSimpleName());
+  }
+
+  /**
+   * Records the query's WITH definitions and walks their bodies; returns whether it had any (their
+   * names are then visible until the query's walk ends). A body sees the definitions before it and
+   * itself (WITH RECURSIVE).
+   */
+  private boolean withItems(Select select, Scope outer) {
+    List<WithItem<?>> items = select.getWithItemsList();
+    if (items == null || items.isEmpty()) {
+      return false;
+    }
+    ops.add(Op.CTE);
+    Map<String, WithItem<?>> visible = new LinkedHashMap<>();
+    commonTables.addLast(visible);
+    for (WithItem<?> item : items) {
+      if (item.getSelect() == null) {
+        throw unsupported("a WITH definition that is not a query");
+      }
+      String name = lower(item.getAliasName());
+      visible.put(name, item);
+      Name table = commonTable(name);
+      uses.add(new Use.CommonTableName(item, table));
+      if (item.getWithItemList() != null) {
+        for (SelectItem<?> declared : item.getWithItemList()) {
+          if (!(declared.getExpression() instanceof Column column) || declared.getAlias() != null) {
+            throw unsupported("a WITH column list item that is not a name");
+          }
+          uses.add(
+              new Use.DeclaredColumn(column, Name.columnOf(table, lower(column.getColumnName()))));
+        }
+      }
+      query(item.getSelect(), outer);
+    }
+    return true;
+  }
+
+  private static Name commonTable(String name) {
+    return Name.table("w:" + name, "with " + name);
+  }
+
+  private void plainSelect(PlainSelect select, Scope outer) {
+    rejectUnsupportedClauses(select);
+    Scope saved = scope;
+    scope = new Scope(outer);
+    scopes.put(select, scope);
+    if (select.getFromItem() != null) {
+      entries(select.getFromItem());
+    }
+    if (select.getJoins() != null) {
+      select.getJoins().forEach(join -> entries(join.getFromItem()));
+    }
+    for (SelectItem<?> item : select.getSelectItems()) {
+      if (item.getAlias() != null) {
+        scope.itemAliases.add(lower(item.getAlias().getName()));
+      }
+    }
+
+    scope.inItems = true;
+    for (SelectItem<?> item : select.getSelectItems()) {
+      expression(item.getExpression());
+      if (item.getAlias() != null) {
+        if (item.getAlias().getAliasColumns() != null) {
+          throw unsupported("an alias with a column list");
+        }
+        uses.add(new Use.ItemAlias(item));
+      }
+    }
+    scope.inItems = false;
+    if (select.getFromItem() != null) {
+      fromItem(select.getFromItem());
+    }
+    joins(select.getJoins());
+    expression(select.getWhere());
+    if (select.getGroupBy() != null) {
+      ops.add(Op.GROUPBY);
+      expression(select.getGroupBy().getGroupByExpressionList());
+      if (select.getGroupBy().getGroupingSets() != null) {
+        select.getGroupBy().getGroupingSets().forEach(this::expression);
+      }
+    }
+    if (select.getHaving() != null) {
+      ops.add(Op.HAVING);
+      expression(select.getHaving());
+    }
+    expression(select.getQualify());
+    if (select.getWindowDefinitions() != null) {
+      ops.add(Op.WINDOW);
+      for (WindowDefinition window : select.getWindowDefinitions()) {
+        window(window.getPartitionExpressionList(), window.getOrderByElements());
+        windowElement(window.getWindowElement());
+      }
+    }
+    tail(select, scope);
+    scope = saved;
+  }
+
+  /** Clauses of other dialects: the skeleton has no rule for them, so it fails. */
+  private static void rejectUnsupportedClauses(PlainSelect select) {
+    if (select.getTop() != null
+        || select.getFirst() != null
+        || select.getSkip() != null
+        || select.getFetch() != null
+        || select.getIntoTables() != null
+        || select.getLateralViews() != null
+        || select.getPivot() != null
+        || select.getUnPivot() != null
+        || select.getOracleHierarchical() != null
+        || select.getKsqlWindow() != null
+        || select.getForClause() != null
+        || select.getLimitBy() != null
+        || select.getPreferringClause() != null
+        || (select.getDistinct() != null && select.getDistinct().getOnSelectItems() != null)) {
+      throw unsupported("a clause of another SQL dialect");
+    }
+  }
+
+  /** ORDER BY, LIMIT and OFFSET of a query, read in {@code tailScope}. */
+  private void tail(Select select, Scope tailScope) {
+    Scope saved = scope;
+    scope = tailScope;
+    if (select.getOrderByElements() != null && !select.getOrderByElements().isEmpty()) {
+      ops.add(Op.ORDER);
+      select.getOrderByElements().forEach(o -> expression(o.getExpression()));
+    }
+    if (select.getLimit() != null) {
+      ops.add(Op.LIMIT);
+      expression(select.getLimit().getRowCount());
+      expression(select.getLimit().getOffset());
+    }
+    if (select.getOffset() != null) {
+      ops.add(Op.LIMIT);
+      expression(select.getOffset().getOffset());
+    }
+    if (select.getFetch() != null) {
+      throw unsupported("FETCH");
+    }
+    scope = saved;
+  }
+
+  /** Makes the FROM entries of one FROM item (before the SELECT items, which read them). */
+  private void entries(FromItem item) {
+    if (item instanceof Table table) {
+      String name = lower(table.getName());
+      Set<String> qualifiers = new LinkedHashSet<>();
+      if (table.getAlias() != null) {
+        qualifiers.add(lower(table.getAlias().getName()));
+      }
+      qualifiers.add(name);
+      WithItem<?> common = table.getSchemaName() == null ? commonTable(name, commonTables) : null;
+      FromEntry entry =
+          common == null
+              ? new FromEntry(Name.table("t:" + name, name), qualifiers, null, List.of())
+              : new FromEntry(commonTable(name), qualifiers, common.getSelect(), declared(common));
+      add(item, entry);
+    } else if (item instanceof ParenthesedSelect query) {
+      derivedTables++;
+      String alias = query.getAlias() == null ? null : lower(query.getAlias().getName());
+      Name table =
+          Name.table(
+              "d:" + derivedTables,
+              String.format(Locale.ROOT, "(derived %d %s)", derivedTables, alias));
+      Set<String> qualifiers = alias == null ? Set.of() : Set.of(alias);
+      add(item, new FromEntry(table, qualifiers, query, List.of()));
+    } else if (item instanceof ParenthesedFromItem group && group.getAlias() == null) {
+      entries(group.getFromItem());
+      if (group.getJoins() != null) {
+        group.getJoins().forEach(join -> entries(join.getFromItem()));
+      }
+    } else {
+      throw unsupported("FROM item " + item.getClass().getSimpleName());
+    }
+  }
+
+  private void add(FromItem item, FromEntry entry) {
+    if (item.getPivot() != null || item.getUnPivot() != null) {
+      throw unsupported("PIVOT");
+    }
+    if (item.getAlias() != null && item.getAlias().getAliasColumns() != null) {
+      throw unsupported("an alias with a column list");
+    }
+    entries.put(item, entry);
+    scope.entries.add(entry);
+  }
+
+  private static WithItem<?> commonTable(String name, Deque<Map<String, WithItem<?>>> visible) {
+    for (var frames = visible.descendingIterator(); frames.hasNext(); ) {
+      WithItem<?> item = frames.next().get(name);
+      if (item != null) {
+        return item;
+      }
+    }
+    return null;
+  }
+
+  private static List<String> declared(WithItem<?> item) {
+    if (item.getWithItemList() == null) {
+      return List.of();
+    }
+    return item.getWithItemList().stream()
+        .map(i -> lower(((Column) i.getExpression()).getColumnName()))
+        .toList();
+  }
+
+  /** Walks a FROM item in text order: its tables, the bodies of derived tables, its joins. */
+  private void fromItem(FromItem item) {
+    if (item instanceof Table table) {
+      uses.add(new Use.TableName(table, entries.get(item)));
+    } else if (item instanceof ParenthesedSelect query) {
+      ops.add(Op.SUBQUERY);
+      Scope saved = scope;
+      query(query, scope.outer); // a derived table does not see its own level's tables
+      scope = saved;
+      if (query.getAlias() != null) {
+        uses.add(new Use.DerivedAlias(query, entries.get(item)));
+      }
+    } else if (item instanceof ParenthesedFromItem group) {
+      fromItem(group.getFromItem());
+      joins(group.getJoins());
+    }
+  }
+
+  private void joins(List<Join> joins) {
+    if (joins == null) {
+      return;
+    }
+    for (Join join : joins) {
+      ops.add(Op.JOIN);
+      fromItem(join.getFromItem());
+      join.getOnExpressions().forEach(this::expression);
+      if (join.getUsingColumns() != null) {
+        join.getUsingColumns().forEach(this::expression);
+      }
+    }
+  }
+
+  private void expression(Expression expression) {
+    if (expression != null) {
+      expression.accept(expressions, null);
+    }
+  }
+
+  private void window(List<? extends Expression> partitionBy, List<OrderByElement> orderBy) {
+    if (partitionBy != null) {
+      partitionBy.forEach(this::expression);
+    }
+    if (orderBy != null) {
+      orderBy.forEach(o -> expression(o.getExpression()));
+    }
+  }
+
+  /** ROWS / RANGE BETWEEN n PRECEDING AND ...: the offsets are expressions too. */
+  private void windowElement(WindowElement element) {
+    if (element == null) {
+      return;
+    }
+    List<WindowOffset> offsets = new ArrayList<>();
+    offsets.add(element.getOffset());
+    WindowRange range = element.getRange();
+    if (range != null) {
+      offsets.add(range.getStart());
+      offsets.add(range.getEnd());
+    }
+    for (WindowOffset offset : offsets) {
+      if (offset != null) {
+        expression(offset.getExpression());
+      }
+    }
+  }
+
+  /** Identifiers are compared unquoted and lower-cased. */
+  static String lower(String identifier) {
+    return Identifiers.unquote(identifier).toLowerCase(Locale.ROOT);
+  }
+
+  private static UnsupportedOperationException unsupported(String what) {
+    return new UnsupportedOperationException("the skeleton has no rule for " + what);
+  }
+
+  /** Records the columns and literals of expressions and walks their nested queries. */
+  private final class Expressions extends ExpressionVisitorAdapter<Void> {
+    @Override
+    public <S> Void visit(Column column, S context) {
+      uses.add(new Use.ColumnName(column, scope, scope.inItems));
+      return null;
+    }
+
+    @Override
+    public <S> Void visit(AllTableColumns columns, S context) {
+      String qualifier = lower(columns.getTable().getName());
+      FromEntry entry = scope.qualified(qualifier);
+      Name table = entry != null ? entry.table() : Name.table("t:" + qualifier, qualifier);
+      uses.add(new Use.TableColumns(columns, table));
+      return null;
+    }
+
+    @Override
+    public <S> Void visit(StringValue value, S context) {
+      uses.add(new Use.Text(value));
+      return null;
+    }
+
+    @Override
+    public <S> Void visit(LongValue value, S context) {
+      uses.add(new Use.WholeNumber(value));
+      return null;
+    }
+
+    @Override
+    public <S> Void visit(DoubleValue value, S context) {
+      uses.add(new Use.DecimalNumber(value));
+      return null;
+    }
+
+    @Override
+    public <S> Void visit(HexValue value, S context) {
+      throw unsupported("hexadecimal literal");
+    }
+
+    @Override
+    public <S> Void visit(DateValue value, S context) {
+      throw unsupported("date literal");
+    }
+
+    @Override
+    public <S> Void visit(TimeValue value, S context) {
+      throw unsupported("time literal");
+    }
+
+    @Override
+    public <S> Void visit(TimestampValue value, S context) {
+      throw unsupported("timestamp literal");
+    }
+
+    @Override
+    public <S> Void visit(DateTimeLiteralExpression value, S context) {
+      throw unsupported("date/time literal");
+    }
+
+    @Override
+    public <S> Void visit(IntervalExpression value, S context) {
+      throw unsupported("INTERVAL");
+    }
+
+    @Override
+    public <S> Void visit(Function function, S context) {
+      if (function.getName() != null) {
+        function.setName(function.getName().toUpperCase(Locale.ROOT));
+      }
+      return super.visit(function, context);
+    }
+
+    /** A window function, or an aggregate with FILTER (WHERE ...) or WITHIN GROUP. */
+    @Override
+    public <S> Void visit(AnalyticExpression function, S context) {
+      if (function.getType() == AnalyticType.OVER
+          || function.getType() == AnalyticType.WITHIN_GROUP_OVER) {
+        ops.add(Op.WINDOW);
+      }
+      function.setName(function.getName().toUpperCase(Locale.ROOT));
+      expression(function.getExpression());
+      expression(function.getOffset());
+      expression(function.getDefaultValue());
+      window(null, function.getFuncOrderBy());
+      expression(function.getFilterExpression());
+      window(function.getPartitionExpressionList(), function.getOrderByElements());
+      windowElement(function.getWindowElement());
+      if (function.getKeep() != null || function.getLimit() != null) {
+        throw unsupported("KEEP or LIMIT in a window function");
+      }
+      return null;
+    }
+
+    /** The ESCAPE character of LIKE is a string too. */
+    @Override
+    public <S> Void visit(LikeExpression like, S context) {
+      super.visit(like, context);
+      expression(like.getEscape());
+      return null;
+    }
+
+    /** The numbers of a type, {@code CAST(x AS VARCHAR(10))}, are numbers too. */
+    @Override
+    public <S> Void visit(CastExpression cast, S context) {
+      super.visit(cast, context);
+      ColDataType type = cast.getColDataType();
+      boolean array = type != null && type.getArrayData() != null && !type.getArrayData().isEmpty();
+      if (cast.getFormat() != null || array) {
+        throw unsupported("CAST with FORMAT or an array type");
+      }
+      if (type != null) {
+        uses.add(new Use.CastType(type));
+      }
+      return null;
+    }
+
+    @Override
+    public <S> Void visit(CaseExpression expression, S context) {
+      ops.add(Op.CASE);
+      return super.visit(expression, context);
+    }
+
+    @Override
+    public <S> Void visit(ExistsExpression expression, S context) {
+      ops.add(Op.EXISTS);
+      return super.visit(expression, context);
+    }
+
+    @Override
+    public <S> Void visit(ParenthesedSelect query, S context) {
+      return nested(query);
+    }
+
+    @Override
+    public <S> Void visit(Select query, S context) {
+      return nested(query);
+    }
+
+    private Void nested(Select query) {
+      ops.add(Op.SUBQUERY);
+      Scope saved = scope;
+      query(query, scope);
+      scope = saved;
+      return null;
+    }
+  }
+}

@@ -1,0 +1,97 @@
+package rolepolicy.skeleton;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Splits SQL text into tokens without parsing it, so that text no parser reads can be checked too.
+ * An unterminated quote runs to the end of the text.
+ */
+final class SqlTokens {
+  enum Type {
+    /** {@code 'text'}: content is the text, {@code ''} read as one quote. */
+    STRING,
+    /** {@code "name"}, {@code `name`} or {@code [name]}: content is the name. */
+    QUOTED,
+    WORD,
+    NUMBER,
+    OTHER
+  }
+
+  /**
+   * One token.
+   *
+   * @param text as written
+   * @param content a string's or quoted name's content; else the text
+   */
+  record Token(Type type, String text, String content) {
+    boolean isDoubleQuoted() {
+      return type == Type.QUOTED && text.startsWith("\"");
+    }
+  }
+
+  /** What may stand beside a word in SQL without being part of it. */
+  static final String WORD_CHAR = "[\\p{L}\\p{N}_$]";
+
+  private static final Pattern TOKEN =
+      Pattern.compile(
+          "(?<string>'(?:[^']|'')*+'?)"
+              + "|(?<quoted>\"(?:[^\"]|\"\")*+\"?|`[^`]*+`?|\\[[^\\]]*+\\]?)"
+              + "|(?<number>(?:\\d++(?:\\.\\d*+)?+|\\.\\d++)(?:[eE][+-]?\\d++)?+(?!"
+              + WORD_CHAR
+              + "))"
+              + "|(?<word>"
+              + WORD_CHAR
+              + "++)"
+              + "|(?<space>\\s++)"
+              + "|(?<other>.)",
+          Pattern.DOTALL);
+
+  private SqlTokens() {}
+
+  /** The tokens of a text, spaces left out. */
+  static List<Token> of(String text) {
+    List<Token> tokens = new ArrayList<>();
+    Matcher m = TOKEN.matcher(text);
+    while (m.find()) {
+      if (m.group("string") != null) {
+        tokens.add(new Token(Type.STRING, m.group(), unquote(m.group(), '\'')));
+      } else if (m.group("quoted") != null) {
+        char open = m.group().charAt(0);
+        tokens.add(new Token(Type.QUOTED, m.group(), unquote(m.group(), open == '[' ? ']' : open)));
+      } else if (m.group("number") != null) {
+        tokens.add(new Token(Type.NUMBER, m.group(), m.group()));
+      } else if (m.group("word") != null) {
+        tokens.add(new Token(Type.WORD, m.group(), m.group()));
+      } else if (m.group("other") != null) {
+        tokens.add(new Token(Type.OTHER, m.group(), m.group()));
+      }
+    }
+    return tokens;
+  }
+
+  /** The text with every string and quoted name blanked out (replaced by as many spaces). */
+  static String withoutQuotes(String text) {
+    StringBuilder bare = new StringBuilder(text.length());
+    Matcher m = TOKEN.matcher(text);
+    while (m.find()) {
+      boolean quoted = m.group("string") != null || m.group("quoted") != null;
+      bare.append(quoted ? " ".repeat(m.group().length()) : m.group());
+    }
+    return bare.toString();
+  }
+
+  /** The content between the quotes; a doubled closing quote inside stands for one. */
+  private static String unquote(String quoted, char close) {
+    int end =
+        quoted.length() > 1 && quoted.charAt(quoted.length() - 1) == close
+            ? quoted.length() - 1
+            : quoted.length();
+    String content = quoted.substring(1, end);
+    return close == '\'' || close == '"'
+        ? content.replace(String.valueOf(close) + close, String.valueOf(close))
+        : content;
+  }
+}

@@ -1,0 +1,81 @@
+package rolepolicy.casebank;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import rolepolicy.TestData;
+import rolepolicy.cli.Main;
+import rolepolicy.generate.DatasetWriter;
+import rolepolicy.generate.SpiderRun;
+
+/** casebank, prompts and bench-retrieval through the command line, on 60 train and 12 dev records. */
+class CaseBankCommandTest {
+  @TempDir Path dir;
+
+  private static int run(StringWriter out, StringWriter err, String... args) {
+    return Main.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
+  }
+
+  private Path firstRecords(String split, String file, int n) throws Exception {
+    JsonNode all = SpiderRun.records(split, file);
+    ArrayNode some = DatasetWriter.JSON.createArrayNode();
+    for (int i = 0; i < n; i++) {
+      some.add(all.get(i));
+    }
+    Path path = dir.resolve(split + ".json");
+    DatasetWriter.JSON.writeValue(path.toFile(), some);
+    return path;
+  }
+
+  @Test
+  void buildPromptAndBench() throws Exception {
+    Path train = firstRecords("train", "train_spider.json", 60);
+    Path dev = firstRecords("dev", "dev.json", 12);
+    String tables = TestData.spiderDir().resolve("tables.json").toString();
+    Path bank = dir.resolve("bank");
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    assertEquals(0, run(out, err, "casebank", "--dataset", train.toString(), "--tables", tables, "--bank", bank.toString(),
+        "--calibration-step", "3"), err.toString());
+    assertTrue(out.toString().startsWith("60 cases from " + train), out.toString());
+    assertTrue(out.toString().contains("thresholds (calibrated on "), out.toString());
+    assertTrue(Files.isRegularFile(bank.resolve("bank.json")));
+    assertTrue(Files.notExists(CaseBank.staging(bank)), "the staging folder is moved into place");
+
+    Path prompts = dir.resolve("prompts.jsonl");
+    assertEquals(0, run(out, err, "prompts", "--dataset", dev.toString(), "--tables", tables, "--bank", bank.toString(),
+        "--policy", "skeleton_only", "-k", "2", "--out", prompts.toString()), err.toString());
+    List<String> lines = Files.readAllLines(prompts);
+    assertEquals(12, lines.size());
+    JsonNode first = DatasetWriter.JSON.readTree(lines.get(0));
+    assertEquals("dev_0001", first.get("id").asText());
+    assertEquals(2, first.get("examples").size());
+    assertEquals("skeleton", first.at("/examples/0/type").asText());
+
+    StringWriter bench = new StringWriter();
+    assertEquals(0, run(bench, err, "bench-retrieval", "--dataset", dev.toString(), "--tables", tables, "--bank", bank.toString()),
+        err.toString());
+    assertTrue(bench.toString().contains("| masked question (skeleton_only) | "), bench.toString());
+    assertTrue(bench.toString().contains("tiered retrieval (5 examples): median "), bench.toString());
+  }
+
+  @Test
+  void aDevSplitIsRefusedAsABankAndNothingIsWritten() throws Exception {
+    Path dev = firstRecords("dev", "dev.json", 3);
+    Path bank = dir.resolve("bank");
+    StringWriter err = new StringWriter();
+    assertEquals(1, run(new StringWriter(), err, "casebank", "--dataset", dev.toString(), "--tables",
+        TestData.spiderDir().resolve("tables.json").toString(), "--bank", bank.toString()));
+    assertTrue(err.toString().contains("is a dev question: cases come from a train split only"), err.toString());
+    assertTrue(Files.notExists(bank));
+  }
+}

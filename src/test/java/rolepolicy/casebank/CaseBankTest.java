@@ -1,0 +1,166 @@
+package rolepolicy.casebank;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import rolepolicy.TestData;
+import rolepolicy.generate.DatasetWriter;
+import rolepolicy.generate.SpiderRun;
+import rolepolicy.spider.InputException;
+
+/** A bank of the first 800 generated Spider train records, and Spider dev questions against it. */
+class CaseBankTest {
+  static final int CASES = 800;
+  @TempDir static Path dir;
+  static CaseBank bank;
+  static List<Case> cases;
+  static JsonNode dev;
+
+  @BeforeAll
+  static void build() throws Exception {
+    JsonNode train = SpiderRun.records("train", "train_spider.json");
+    ArrayNode first = DatasetWriter.JSON.createArrayNode();
+    for (int i = 0; i < CASES; i++) {
+      first.add(train.get(i));
+    }
+    Path file = dir.resolve("train.json");
+    DatasetWriter.JSON.writeValue(file.toFile(), first);
+    cases = CaseReader.read(file, TestData.schemas());
+    bank = CaseBank.build(cases, file.toString(), dir.resolve("bank"), new Embedder(), new CaseBank.Thresholds(0.6, 0.3));
+    dev = SpiderRun.records("dev", "dev.json");
+  }
+
+  @AfterAll
+  static void close() {
+    bank.close();
+  }
+
+  @Test
+  void tieredGivesSameDatabaseCasesForAQuestionOfATrainDatabase() {
+    // a question not in the bank, on a database of the bank's cases
+    String db = "department_management";
+    CaseBank.Retrieval r = bank.retrieve("Count the department heads who are older than 56.", db,
+        TestData.schemas().get(db), CaseBank.Policy.TIERED, 3);
+    assertEquals("specific", r.type(), r.why());
+    assertEquals(3, r.hits().size());
+    for (CaseBank.Hit h : r.hits()) {
+      assertEquals(db, h.kase().dbId());
+      assertEquals("specific", h.type());
+    }
+    assertTrue(r.why().startsWith("same database: best cosine"), r.why());
+  }
+
+  @Test
+  void theDatabaseFilterIsInsideTheSearchSoTheTierIsNeverShort() {
+    // every database of the bank with at least 5 cases gives 5 of its own, whatever the nearest cases elsewhere
+    var byDb = new java.util.TreeMap<String, Integer>();
+    cases.forEach(c -> byDb.merge(c.dbId(), 1, Integer::sum));
+    int checked = 0;
+    for (var e : byDb.entrySet()) {
+      if (e.getValue() < 5) {
+        continue;
+      }
+      List<CaseBank.Hit> hits = bank.sameDatabase(new Embedder().embed("How many singers are there?"), e.getKey(), 5, java.util.Set.of());
+      assertEquals(5, hits.size(), e.getKey());
+      assertTrue(hits.stream().allMatch(h -> h.kase().dbId().equals(e.getKey())));
+      checked++;
+    }
+    assertTrue(checked > 5, "databases checked: " + checked);
+  }
+
+  @Test
+  void skeletonOnlyNeverReturnsASpecificCase() {
+    for (int i = 0; i < dev.size(); i += 25) {
+      JsonNode q = dev.get(i);
+      CaseBank.Retrieval r = bank.retrieve(q.get("question").asText(), q.get("db_id").asText(),
+          TestData.schemas().get(q.get("db_id").asText()), CaseBank.Policy.SKELETON_ONLY, 5);
+      assertEquals(5, r.hits().size());
+      for (CaseBank.Hit h : r.hits()) {
+        assertEquals("skeleton", h.type());
+        assertNull(h.kase().dbId());
+        assertNull(h.kase().question());
+        assertNull(h.kase().goldSql());
+        assertNull(h.kase().referenceSql());
+      }
+    }
+    String db = "department_management";
+    CaseBank.Retrieval own = bank.retrieve("Count the department heads who are older than 56.", db,
+        TestData.schemas().get(db), CaseBank.Policy.SKELETON_ONLY, 3);
+    assertTrue(own.hits().stream().allMatch(h -> h.type().equals("skeleton") && h.kase().dbId() == null));
+  }
+
+  @Test
+  void aDevQuestionNeverRetrievesItselfOrAnotherDevQuestion() {
+    for (int i = 0; i < dev.size(); i += 10) {
+      JsonNode q = dev.get(i);
+      for (CaseBank.Policy policy : CaseBank.Policy.values()) {
+        CaseBank.Retrieval r = bank.retrieve(q.get("question").asText(), q.get("db_id").asText(),
+            TestData.schemas().get(q.get("db_id").asText()), policy, 5);
+        for (CaseBank.Hit h : r.hits()) {
+          assertTrue(h.kase().id().startsWith("train_"), h.kase().id());
+        }
+      }
+    }
+  }
+
+  @Test
+  void devQuestionsAreRefusedAsCases() throws Exception {
+    Path file = dir.resolve("dev-as-train.json");
+    ArrayNode some = DatasetWriter.JSON.createArrayNode();
+    some.add(dev.get(0));
+    DatasetWriter.JSON.writeValue(file.toFile(), some);
+    InputException e = assertThrows(InputException.class, () -> CaseReader.read(file, TestData.schemas()));
+    assertTrue(e.getMessage().contains("dev_0001) is a dev question"), e.getMessage());
+  }
+
+  @Test
+  void everyRetrievalSaysWhy() {
+    JsonNode q = dev.get(0);
+    CaseBank.Retrieval r = bank.retrieve(q.get("question").asText(), q.get("db_id").asText(),
+        TestData.schemas().get(q.get("db_id").asText()), CaseBank.Policy.TIERED, 3);
+    // dev databases are not train databases: no specific case, then skeletons if they clear 0.30
+    assertTrue(r.why().startsWith("no case of " + q.get("db_id").asText()), r.why());
+    assertTrue(r.why().contains(String.format(Locale.ROOT, "%.3f", 0.3)), r.why());
+  }
+
+  @Test
+  void openingAFolderWithoutABankIsAClearError() {
+    InputException e = assertThrows(InputException.class, () -> CaseBank.open(dir.resolve("nothing"), new Embedder()));
+    assertTrue(e.getMessage().contains("no case bank here"), e.getMessage());
+    assertTrue(Files.notExists(dir.resolve("nothing")));
+  }
+
+  @Test
+  void aPromptGivesEachColumnsPolicyTheExamplesAndTheQuestion() throws Exception {
+    Path template = Path.of("data/prompts/few-shot.txt");
+    PromptWriter writer = new PromptWriter(bank, rolepolicy.llm.PromptTemplate.read(template, PromptWriter.PLACEHOLDERS),
+        CaseBank.Policy.TIERED, 3);
+    JsonNode q = dev.get(0);
+    java.util.Map<String, String> policies = new java.util.LinkedHashMap<>();
+    q.get("column_policies").fields().forEachRemaining(e -> policies.put(e.getKey(), e.getValue().asText()));
+    PromptWriter.PromptLine line = writer.prompt(q.get("id").asText(), q.get("db_id").asText(), q.get("question").asText(),
+        TestData.schemas().get(q.get("db_id").asText()), policies);
+    assertEquals(3, line.examples().size());
+    assertTrue(line.examples().stream().allMatch(e -> e.type().equals("skeleton") && e.id().startsWith("train_")));
+    String prompt = line.prompt();
+    assertTrue(prompt.contains("- AggOnly: use it only inside COUNT(...) or AVG(...)"), prompt);
+    assertTrue(prompt.contains("singer(Singer_ID " + policies.get("singer.singer_id") + ", Name " + policies.get("singer.name")), prompt);
+    assertTrue(prompt.contains("Question: " + q.get("question").asText()), prompt);
+    assertTrue(prompt.contains("Answer shape: "), prompt);
+    assertTrue(prompt.endsWith("Answer with one SQLite query on a single line, or with the word REFUSE alone.\n"), prompt);
+    String json = rolepolicy.generate.DatasetWriter.JSON.writeValueAsString(line);
+    assertTrue(json.startsWith("{\"id\":\"dev_0001\",\"db_id\":\"concert_singer\",\"prompt\":"), json);
+  }
+}
