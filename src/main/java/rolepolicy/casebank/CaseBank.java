@@ -18,6 +18,7 @@ import org.apache.lucene.document.TextField;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.SerialMergeScheduler;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.index.VectorSimilarityFunction;
 import org.apache.lucene.search.BooleanClause;
@@ -64,20 +65,35 @@ public final class CaseBank implements AutoCloseable {
   public record Meta(String source, int cases, String model, Thresholds thresholds) {}
 
   static final String META = "bank.json";
+  /** How many nearest neighbours the HNSW search looks for before the best k are kept. */
+  static final int CANDIDATES = 100;
   private static final ObjectMapper JSON = DatasetWriter.JSON;
   private static final String SPECIFIC = "specific";
   private static final String SKELETON = "skeleton";
 
-  private final Directory directory;
-  private final DirectoryReader reader;
-  private final IndexSearcher searcher;
+  /** One Lucene index per collection: a skeleton search needs no filter, a database search a small one. */
+  private final Collection specificCases;
+  private final Collection skeletonCases;
   private final Embedder embedder;
   private Meta meta;
 
-  private CaseBank(Directory directory, Embedder embedder, Meta meta) throws IOException {
-    this.directory = directory;
-    this.reader = DirectoryReader.open(directory);
-    this.searcher = new IndexSearcher(reader);
+  /** An open index. */
+  private record Collection(Directory directory, DirectoryReader reader, IndexSearcher searcher) {
+    static Collection open(Path dir) throws IOException {
+      Directory d = FSDirectory.open(dir);
+      DirectoryReader r = DirectoryReader.open(d);
+      return new Collection(d, r, new IndexSearcher(r));
+    }
+
+    void close() throws IOException {
+      reader.close();
+      directory.close();
+    }
+  }
+
+  private CaseBank(Path index, Embedder embedder, Meta meta) throws IOException {
+    this.specificCases = Collection.open(index.resolve(SPECIFIC));
+    this.skeletonCases = Collection.open(index.resolve(SKELETON));
     this.embedder = embedder;
     this.meta = meta;
   }
@@ -88,20 +104,30 @@ public final class CaseBank implements AutoCloseable {
       deleteTree(dir);
       Files.createDirectories(dir);
       Path index = dir.resolve("index");
-      try (Directory d = FSDirectory.open(index);
-          IndexWriter writer = new IndexWriter(d, new IndexWriterConfig().setOpenMode(IndexWriterConfig.OpenMode.CREATE))) {
+      try (Directory specificDir = FSDirectory.open(index.resolve(SPECIFIC));
+          Directory skeletonDir = FSDirectory.open(index.resolve(SKELETON));
+          IndexWriter specificWriter = new IndexWriter(specificDir, config());
+          IndexWriter skeletonWriter = new IndexWriter(skeletonDir, config())) {
         for (Case c : cases) {
-          writer.addDocument(specific(c, embedder.embed(c.question())));
-          writer.addDocument(skeleton(c, embedder.embed(c.maskedQuestion())));
+          specificWriter.addDocument(specific(c, embedder.embed(c.question())));
+          skeletonWriter.addDocument(skeleton(c, embedder.embed(c.maskedQuestion())));
         }
-        writer.forceMerge(1);
       }
       Meta meta = new Meta(source, cases.size(), Embedder.MODEL, thresholds);
       DatasetWriter.write(dir.resolve(META), meta);
-      return new CaseBank(FSDirectory.open(index), embedder, meta);
+      return new CaseBank(index, embedder, meta);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /**
+   * One segment, flushed once at the end and never merged: the HNSW graph is built in case order,
+   * the same on every build.
+   */
+  private static IndexWriterConfig config() {
+    return new IndexWriterConfig().setOpenMode(IndexWriterConfig.OpenMode.CREATE).setRAMBufferSizeMB(1024)
+        .setMergeScheduler(new SerialMergeScheduler());
   }
 
   /** The folder a bank is built in before {@link #commit} moves it to {@code dir}. */
@@ -146,7 +172,7 @@ public final class CaseBank implements AutoCloseable {
       throw new InputException(dir + ": no case bank here (" + META + " not found); build one with casebank --build");
     }
     try {
-      return new CaseBank(FSDirectory.open(dir.resolve("index")), embedder, JSON.readValue(metaFile.toFile(), Meta.class));
+      return new CaseBank(dir.resolve("index"), embedder, JSON.readValue(metaFile.toFile(), Meta.class));
     } catch (IOException e) {
       throw new InputException(dir + ": cannot read the case bank (" + e.getMessage() + ")", e);
     }
@@ -198,33 +224,27 @@ public final class CaseBank implements AutoCloseable {
   /** The nearest specific cases of one database, the filter inside the vector search. */
   List<Hit> sameDatabase(float[] vector, String dbId, int k, Set<String> exclude) {
     BooleanQuery.Builder filter = new BooleanQuery.Builder()
-        .add(new TermQuery(new Term("collection", SPECIFIC)), BooleanClause.Occur.FILTER)
         .add(new TermQuery(new Term("db_id", dbId)), BooleanClause.Occur.FILTER);
-    return search(vector, filter, k, exclude, SPECIFIC);
+    return search(specificCases, vector, filter, k, exclude, SPECIFIC);
   }
 
   /** The nearest skeleton cases by masked question, any database. */
   List<Hit> skeletons(float[] maskedVector, int k, Set<String> exclude) {
-    BooleanQuery.Builder filter = new BooleanQuery.Builder()
-        .add(new TermQuery(new Term("collection", SKELETON)), BooleanClause.Occur.FILTER);
-    return search(maskedVector, filter, k, exclude, SKELETON);
+    return search(skeletonCases, maskedVector, new BooleanQuery.Builder(), k, exclude, SKELETON);
   }
 
   /** The nearest specific cases by plain question, any database (a baseline of the benchmark). */
   List<Hit> anyDatabase(float[] vector, int k, Set<String> exclude) {
-    BooleanQuery.Builder filter = new BooleanQuery.Builder()
-        .add(new TermQuery(new Term("collection", SPECIFIC)), BooleanClause.Occur.FILTER);
-    return search(vector, filter, k, exclude, SPECIFIC);
+    return search(specificCases, vector, new BooleanQuery.Builder(), k, exclude, SPECIFIC);
   }
 
   /** Every case of the bank, in index order. */
   List<Case> cases() {
     try {
       List<Case> all = new ArrayList<>();
-      ScoreDoc[] docs = searcher.search(new TermQuery(new Term("collection", SPECIFIC)), Integer.MAX_VALUE / 2).scoreDocs;
-      java.util.Arrays.sort(docs, java.util.Comparator.comparingInt(d -> d.doc));
-      for (ScoreDoc d : docs) {
-        all.add(JSON.readValue(searcher.storedFields().document(d.doc).get("case"), Case.class));
+      var fields = specificCases.searcher().storedFields();
+      for (int doc = 0; doc < specificCases.reader().maxDoc(); doc++) {
+        all.add(JSON.readValue(fields.document(doc).get("case"), Case.class));
       }
       return all;
     } catch (IOException e) {
@@ -232,15 +252,17 @@ public final class CaseBank implements AutoCloseable {
     }
   }
 
-  private List<Hit> search(float[] vector, BooleanQuery.Builder filter, int k, Set<String> exclude, String type) {
+  private List<Hit> search(Collection in, float[] vector, BooleanQuery.Builder filter, int k, Set<String> exclude, String type) {
     for (String id : exclude) {
       filter.add(new TermQuery(new Term("id", id)), BooleanClause.Occur.MUST_NOT);
     }
-    Query knn = new KnnFloatVectorQuery("vector", vector, k, filter.add(new MatchAllDocsQuery(), BooleanClause.Occur.MUST).build());
+    // HNSW is approximate: the graph is searched for more candidates than asked, the best k kept
+    Query knn = new KnnFloatVectorQuery("vector", vector, Math.max(k, CANDIDATES),
+        filter.add(new MatchAllDocsQuery(), BooleanClause.Occur.MUST).build());
     try {
       List<Hit> hits = new ArrayList<>();
-      for (ScoreDoc d : searcher.search(knn, k).scoreDocs) {
-        Document doc = searcher.storedFields().document(d.doc);
+      for (ScoreDoc d : in.searcher().search(knn, k).scoreDocs) {
+        Document doc = in.searcher().storedFields().document(d.doc);
         Case c = JSON.readValue(doc.get("case"), Case.class);
         hits.add(new Hit(type, 2.0 * d.score - 1.0, type.equals(SPECIFIC) ? c : skeletonOnly(c)));
       }
@@ -258,7 +280,6 @@ public final class CaseBank implements AutoCloseable {
 
   private static Document specific(Case c, float[] vector) throws IOException {
     Document doc = new Document();
-    doc.add(new StringField("collection", SPECIFIC, Field.Store.NO));
     doc.add(new StringField("id", c.id(), Field.Store.YES));
     doc.add(new StringField("db_id", c.dbId(), Field.Store.NO));
     doc.add(new TextField("question", c.question(), Field.Store.NO));
@@ -269,7 +290,6 @@ public final class CaseBank implements AutoCloseable {
 
   private static Document skeleton(Case c, float[] vector) throws IOException {
     Document doc = new Document();
-    doc.add(new StringField("collection", SKELETON, Field.Store.NO));
     doc.add(new StringField("id", c.id(), Field.Store.YES));
     doc.add(new TextField("masked", c.maskedQuestion(), Field.Store.NO));
     doc.add(new KnnFloatVectorField("vector", vector, VectorSimilarityFunction.COSINE));
@@ -280,8 +300,8 @@ public final class CaseBank implements AutoCloseable {
   @Override
   public void close() {
     try {
-      reader.close();
-      directory.close();
+      specificCases.close();
+      skeletonCases.close();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

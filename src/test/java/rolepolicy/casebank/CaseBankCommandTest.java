@@ -78,4 +78,21 @@ class CaseBankCommandTest {
     assertTrue(err.toString().contains("is a dev question: cases come from a train split only"), err.toString());
     assertTrue(Files.notExists(bank));
   }
+
+  @Test
+  void twoBuildsOfTheSameCasesGiveTheSamePrompts() throws Exception {
+    Path train = firstRecords("train", "train_spider.json", 60);
+    Path dev = firstRecords("dev", "dev.json", 12);
+    String tables = TestData.spiderDir().resolve("tables.json").toString();
+    StringWriter err = new StringWriter();
+    for (String name : List.of("a", "b")) {
+      assertEquals(0, run(new StringWriter(), err, "casebank", "--dataset", train.toString(), "--tables", tables,
+          "--bank", dir.resolve("bank-" + name).toString(), "--calibration-step", "3"), err.toString());
+      assertEquals(0, run(new StringWriter(), err, "prompts", "--dataset", dev.toString(), "--tables", tables,
+          "--bank", dir.resolve("bank-" + name).toString(), "--out", dir.resolve(name + ".jsonl").toString()), err.toString());
+    }
+    assertEquals(Files.readString(dir.resolve("bank-a/bank.json")).replace("bank-a", ""),
+        Files.readString(dir.resolve("bank-b/bank.json")).replace("bank-b", ""));
+    assertEquals(Files.readString(dir.resolve("a.jsonl")), Files.readString(dir.resolve("b.jsonl")));
+  }
 }
