@@ -1,8 +1,6 @@
 package rolepolicy.casebank;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -12,7 +10,7 @@ import rolepolicy.model.ColumnRef;
 import rolepolicy.skeleton.Skeletonizer;
 import rolepolicy.spider.InputException;
 import rolepolicy.spider.Schema;
-import rolepolicy.spider.SchemaReader;
+import rolepolicy.spider.JsonFiles;
 import rolepolicy.sql.SqlAnalysisException;
 import rolepolicy.sql.SqlAnalyzer;
 
@@ -27,15 +25,7 @@ public final class CaseReader {
   }
 
   public static List<Case> read(Path dataset, Map<String, Schema> schemas) {
-    JsonNode root;
-    try {
-      root = new ObjectMapper().readTree(dataset.toFile());
-    } catch (IOException e) {
-      throw new InputException(SchemaReader.describe(dataset, e), e);
-    }
-    if (root == null || !root.isArray() || root.isEmpty()) {
-      throw new InputException(dataset + ": expected a non-empty JSON array of dataset records");
-    }
+    JsonNode root = JsonFiles.readArray(dataset, "dataset records");
     Skeletonizer skeletonizer = new Skeletonizer();
     Map<String, SqlAnalyzer> analyzers = new LinkedHashMap<>();
     List<Case> cases = new ArrayList<>(root.size());

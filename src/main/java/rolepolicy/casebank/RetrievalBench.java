@@ -72,6 +72,8 @@ public final class RetrievalBench {
             : withDraft(bank.skeletons(masked, DRAFT_CANDIDATES, Set.of()), t.draftSql(), schema, kMax));
       }
     }
+    List<String> goldSkeletons = targets.stream()
+        .map(t -> QuerySimilarity.dailSkeleton(t.goldSql(), schemas.get(t.dbId()))).toList();
     List<Row> rows = new ArrayList<>();
     for (Map.Entry<String, List<List<String>>> method : picks.entrySet()) {
       Map<Integer, Double> byK = new LinkedHashMap<>();
@@ -84,7 +86,7 @@ public final class RetrievalBench {
           if (chosen.isEmpty()) {
             continue;
           }
-          String gold = QuerySimilarity.dailSkeleton(targets.get(i).goldSql(), schemas.get(targets.get(i).dbId()));
+          String gold = goldSkeletons.get(i);
           double s = 0;
           List<String> first = chosen.subList(0, Math.min(k, chosen.size()));
           for (String id : first) {

@@ -1,8 +1,6 @@
 package rolepolicy.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -20,7 +18,7 @@ import rolepolicy.casebank.RetrievalBench;
 import rolepolicy.evaluate.Evaluator;
 import rolepolicy.evaluate.GoldRecord;
 import rolepolicy.evaluate.PredictionReader;
-import rolepolicy.spider.InputException;
+import rolepolicy.spider.JsonFiles;
 import rolepolicy.spider.Schema;
 import rolepolicy.spider.SchemaReader;
 
@@ -52,12 +50,7 @@ public final class BenchRetrievalCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Map<String, Schema> schemas = SchemaReader.read(tables);
-    JsonNode records;
-    try {
-      records = new ObjectMapper().readTree(dataset.toFile());
-    } catch (IOException e) {
-      throw new InputException(SchemaReader.describe(dataset, e), e);
-    }
+    JsonNode records = JsonFiles.readArray(dataset, "dataset records");
     List<String> drafts = null;
     if (draft != null) {
       List<GoldRecord> golds = Evaluator.readDataset(dataset);

@@ -1,7 +1,6 @@
 package rolepolicy.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -23,6 +22,7 @@ import rolepolicy.generate.AtomicOutput;
 import rolepolicy.generate.DatasetWriter;
 import rolepolicy.llm.PromptTemplate;
 import rolepolicy.spider.InputException;
+import rolepolicy.spider.JsonFiles;
 import rolepolicy.spider.Schema;
 import rolepolicy.spider.SchemaReader;
 
@@ -70,15 +70,7 @@ public final class PromptsCommand implements Callable<Integer> {
     }
     Map<String, Schema> schemas = SchemaReader.read(tables);
     PromptTemplate prompt = PromptTemplate.read(template, PromptWriter.PLACEHOLDERS);
-    JsonNode records;
-    try {
-      records = new ObjectMapper().readTree(dataset.toFile());
-    } catch (IOException e) {
-      throw new InputException(SchemaReader.describe(dataset, e), e);
-    }
-    if (records == null || !records.isArray()) {
-      throw new InputException(dataset + ": expected a JSON array of dataset records");
-    }
+    JsonNode records = JsonFiles.readArray(dataset, "dataset records");
     Map<String, Integer> byType = new LinkedHashMap<>();
     try (CaseBank cases = CaseBank.open(bank, new Embedder()); AtomicOutput output = new AtomicOutput()) {
       PromptWriter writer = new PromptWriter(cases, prompt, chosen, k);

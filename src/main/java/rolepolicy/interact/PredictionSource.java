@@ -25,21 +25,6 @@ public final class PredictionSource implements SqlSource {
   }
 
   @Override
-  public String repair(InteractQuestion question, Conversation conversation, String failed, String error) {
-    return null;
-  }
-
-  @Override
-  public String ask(InteractQuestion question, Conversation conversation) {
-    return null;
-  }
-
-  @Override
-  public boolean modelAnswers() {
-    return false;
-  }
-
-  @Override
   public String describe() {
     return file == null ? "the original SQL as round 0" : "predictions " + file + " as round 0";
   }

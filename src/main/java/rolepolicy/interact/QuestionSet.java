@@ -1,8 +1,6 @@
 package rolepolicy.interact;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,7 +9,7 @@ import rolepolicy.evaluate.GoldRecord;
 import rolepolicy.interact.InteractQuestion.GoldStep;
 import rolepolicy.interact.InteractQuestion.PolicyGold;
 import rolepolicy.spider.InputException;
-import rolepolicy.spider.SchemaReader;
+import rolepolicy.spider.JsonFiles;
 
 /**
  * Reads the questions of a loop: a generated policy dataset (records with {@code gold_label}), or a
@@ -22,15 +20,7 @@ public final class QuestionSet {
   private QuestionSet() {}
 
   public static List<InteractQuestion> read(Path file) {
-    JsonNode root;
-    try {
-      root = new ObjectMapper().readTree(file.toFile());
-    } catch (IOException e) {
-      throw new InputException(SchemaReader.describe(file, e), e);
-    }
-    if (root == null || !root.isArray() || root.isEmpty()) {
-      throw new InputException(file + ": expected a non-empty JSON array of questions");
-    }
+    JsonNode root = JsonFiles.readArray(file, "questions");
     return root.get(0).has("gold_label") ? policyDataset(file, root) : questionList(file, root);
   }
 

@@ -1,15 +1,13 @@
 package rolepolicy.interact;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import rolepolicy.spider.InputException;
-import rolepolicy.spider.SchemaReader;
+import rolepolicy.spider.JsonFiles;
 
 /**
  * A recorded run ({@code ../shared/sphinteract/logs/*.json}) played back: each round's SQL is the
@@ -35,13 +33,7 @@ public final class ReplaySource implements SqlSource {
    * index, the same database and question.
    */
   public static ReplaySource read(Path file, List<InteractQuestion> questions) {
-    JsonNode root;
-    try {
-      root = new ObjectMapper().readTree(file.toFile());
-    } catch (IOException e) {
-      throw new InputException(SchemaReader.describe(file, e), e);
-    }
-    JsonNode records = root == null ? null : root.get("records");
+    JsonNode records = JsonFiles.read(file).get("records");
     if (records == null || !records.isArray()) {
       throw new InputException(file + ": expected a recorded run, an object with a 'records' array");
     }
@@ -104,16 +96,6 @@ public final class ReplaySource implements SqlSource {
       return null;
     }
     return round.size() > 1 && round.get(1).kind().equals("fix") ? round.get(1).sql() : null;
-  }
-
-  @Override
-  public String ask(InteractQuestion question, Conversation conversation) {
-    return null;
-  }
-
-  @Override
-  public boolean modelAnswers() {
-    return false;
   }
 
   @Override

@@ -9,16 +9,22 @@ public interface SqlSource {
   String generate(InteractQuestion question, Conversation conversation);
 
   /** The text holding a repair of SQL that failed to run, or null when the source has none. */
-  String repair(InteractQuestion question, Conversation conversation, String failed, String error);
+  default String repair(InteractQuestion question, Conversation conversation, String failed, String error) {
+    return null;
+  }
 
   /**
    * A clarification question about the round's wrong SQL, {@link #NO_AMBIGUITY}, or null when this
    * source asks none (a replay of a run without questions).
    */
-  String ask(InteractQuestion question, Conversation conversation);
+  default String ask(InteractQuestion question, Conversation conversation) {
+    return null;
+  }
 
   /** Whether the texts are model answers (SQL to extract) rather than recorded SQL. */
-  boolean modelAnswers();
+  default boolean modelAnswers() {
+    return false;
+  }
 
   /** How the source is named in the output. */
   String describe();
