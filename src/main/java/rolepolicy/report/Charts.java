@@ -208,7 +208,8 @@ public final class Charts {
     for (int r = 0; r <= rounds; r++) {
       names.add(String.valueOf(r));
     }
-    CategoryChart chart = category(title, 560, 340, "round", "% of questions");
+    CategoryChart chart = category(title, 680, 360, "round", "% of questions");
+    chart.getStyler().setOverlapped(true);
     chart.getStyler().setYAxisMin(0.0);
     chart.getStyler().setYAxisMax(100.0);
     chart.getStyler().setDefaultSeriesRenderStyle(org.knowm.xchart.CategorySeries.CategorySeriesRenderStyle.Line);
@@ -217,7 +218,9 @@ public final class Charts {
     int i = 0;
     for (Map.Entry<String, List<Double>> e : series.entrySet()) {
       List<Double> percent = e.getValue().stream().map(v -> v == null ? 0.0 : 100 * v).toList();
-      chart.addSeries(e.getKey(), names, percent).setLineColor(colors[i % colors.length]);
+      var line = chart.addSeries(e.getKey(), names, percent);
+      line.setLineColor(colors[i % colors.length]);
+      line.setMarkerColor(colors[i % colors.length]);
       alt.append(", ").append(e.getKey()).append(' ').append(percent.stream()
           .map(v -> String.format(java.util.Locale.ROOT, "%.1f%%", v)).toList());
       i++;
