@@ -3,21 +3,16 @@ package rolepolicy.skeleton;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import net.sf.jsqlparser.expression.Alias;
-import net.sf.jsqlparser.parser.CCJSqlParser;
-import net.sf.jsqlparser.parser.CCJSqlParserConstants;
-import net.sf.jsqlparser.parser.CCJSqlParserUtil;
-import net.sf.jsqlparser.parser.ParseException;
-import net.sf.jsqlparser.parser.Token;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.schema.Table;
-import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.create.table.ColDataType;
 import net.sf.jsqlparser.statement.select.Select;
+import rolepolicy.sql.SqlAnalysisException;
+import rolepolicy.sql.SqlAnalyzer;
 
 /**
  * Turns a query into its skeleton: the same query with every table, column and column alias
@@ -37,10 +32,10 @@ public final class Skeletonizer {
   public Skeleton skeletonize(String sql) {
     Select select;
     try {
-      select = parse(sql);
-    } catch (ParseException e) {
-      return Skeleton.failure(parseError(e));
-    } catch (RuntimeException | StackOverflowError e) { // lexical errors, a tree too deep
+      select = SqlAnalyzer.parseSelect(sql == null ? "" : sql);
+    } catch (SqlAnalysisException e) {
+      return Skeleton.failure(withoutText(e.getMessage()));
+    } catch (RuntimeException | StackOverflowError e) { // a tree too deep
       return Skeleton.failure("cannot parse the SQL text");
     }
     try {
@@ -62,38 +57,16 @@ public final class Skeletonizer {
   }
 
   /**
-   * Parses exactly one SELECT statement (a trailing semicolon allowed); identifiers may be quoted
-   * as {@code "x"}, {@code `x`} or {@code [x]}.
+   * The analyser's parse error without any text of the query: where it failed, or why ("not a
+   * query", "more than one statement"), never the token it stopped at.
    */
-  private static Select parse(String sql) throws ParseException {
-    if (sql == null || sql.isBlank()) {
-      throw new ParseException("empty SQL text");
+  private static String withoutText(String message) {
+    if (message.startsWith("cannot parse SQL at ")) {
+      return message.replaceFirst(" \\(offset .*$", "");
     }
-    CCJSqlParser parser = CCJSqlParserUtil.newParser(sql).withSquareBracketQuotation(true);
-    Statement statement = parser.Statement();
-    Token next = parser.getNextToken();
-    if (next.kind != CCJSqlParserConstants.EOF) {
-      throw new ParseException("more than one statement");
-    }
-    if (!(statement instanceof Select select)) {
-      throw new ParseException("not a query");
-    }
-    return select;
-  }
-
-  /** Where the parse failed, without the text there (an error never repeats the query). */
-  private static String parseError(ParseException e) {
-    if (e.currentToken != null && e.currentToken.next != null) {
-      Token bad = e.currentToken.next;
-      return String.format(
-          Locale.ROOT,
-          "cannot parse the SQL text at line %d, column %d",
-          bad.beginLine,
-          bad.beginColumn);
-    }
-    return e.currentToken == null && e.getMessage() != null && !e.getMessage().contains("\n")
-        ? e.getMessage()
-        : "cannot parse the SQL text";
+    boolean textFree = message.startsWith("not a query") || message.startsWith("more than one statement")
+        || message.equals("empty SQL text");
+    return textFree ? message : "cannot parse the SQL text";
   }
 
   /**

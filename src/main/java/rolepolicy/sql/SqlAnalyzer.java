@@ -63,6 +63,14 @@ public final class SqlAnalyzer {
    * Parses exactly one SELECT statement (an optional trailing semicolon allowed) with JSqlParser;
    * identifiers may be quoted as {@code "x"}, {@code `x`} or {@code [x]}.
    */
+  /**
+   * The one SELECT statement of a text, parsed as the analyser parses it (SQLite's operators that
+   * JSqlParser lacks included); anything else is a {@link SqlAnalysisException}.
+   */
+  public static Select parseSelect(String sql) {
+    return parse(sql).select();
+  }
+
   private static Parsed parse(String sql) {
     if (sql.isBlank()) {
       throw new SqlAnalysisException("empty SQL text");

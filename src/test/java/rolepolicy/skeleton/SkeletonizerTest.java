@@ -284,4 +284,12 @@ class SkeletonizerTest {
     assertEquals(first.toString(), second.toString());
     assertEquals(first.toString(), skeletonizer.skeletonize(sql).toString());
   }
+
+  @Test
+  void sqliteOperatorsParseAsTheAnalyserParsesThem() {
+    // the analyser's parse: SQLite's ==, which JSqlParser lacks, reads as =
+    Skeleton skeleton = new Skeletonizer().skeletonize("SELECT name FROM singer WHERE country == 'France'");
+    assertFalse(skeleton.failed(), skeleton.error());
+    assertEquals("SELECT _col1 FROM _tab1 WHERE _col2 = '_str1'", skeleton.sql().replaceAll("\\s+", " "));
+  }
 }
