@@ -38,7 +38,10 @@ import rolepolicy.spider.SchemaReader;
 @Command(
     name = "generate",
     mixinStandardHelpOptions = true,
-    description = "Generate data/<split>.json and data/policies/<db_id>.json from Spider.")
+    description = {
+      "Generate data/<split>.json and data/policies/<db_id>.json from Spider,",
+      "or from any benchmark in Spider's shape with --tables, --questions and --split."
+    })
 public final class GenerateCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
@@ -56,6 +59,33 @@ public final class GenerateCommand implements Callable<Integer> {
       description = "Splits to generate, any of train, dev, test (default: ${DEFAULT-VALUE}).",
       defaultValue = "dev")
   List<String> splits;
+
+  @Option(
+      names = "--tables",
+      paramLabel = "FILE",
+      description = "A schema file in Spider's tables.json shape; with --questions and --split, instead of --spider.")
+  Path tables;
+
+  @Option(
+      names = "--questions",
+      paramLabel = "FILE",
+      split = ",",
+      arity = "1..*",
+      description = "Question files read one after the other into one split (FILE[,FILE...] or several FILEs).")
+  List<Path> questions;
+
+  @Option(
+      names = "--split",
+      paramLabel = "NAME",
+      description = "The split's name with --tables: writes <out>/<NAME>.json, ids NAME_0001, ...")
+  String split;
+
+  @Option(
+      names = "--facts",
+      paramLabel = "SOURCE",
+      description = "Where the rules' facts come from: auto (the Spider AST where a record has one, else the SQL text) or text (always the SQL text) (default: ${DEFAULT-VALUE}).",
+      defaultValue = "auto")
+  String facts;
 
   @Option(
       names = "--out",
@@ -84,8 +114,8 @@ public final class GenerateCommand implements Callable<Integer> {
       description = "Show a progress bar (default: only on a terminal).")
   Boolean progress;
 
-  /** A split name, its question file and its schema file in a Spider folder. */
-  private record Split(String name, Path questions, Path schemas) {}
+  /** A split name, its question files and its schema file. */
+  private record Split(String name, List<Path> questions, Path schemas) {}
 
   @Override
   public Integer call() {
@@ -93,19 +123,23 @@ public final class GenerateCommand implements Callable<Integer> {
     if (threads != null && threads < 1) {
       throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--threads must be at least 1");
     }
-    List<Split> wanted = resolveSplits();
+    List<Split> wanted = tables != null || questions != null || split != null ? explicitSplit() : resolveSplits();
+    QuestionGenerator.Facts factSource = factSource();
     Map<String, Schema> schemas = readSchemas(wanted);
-    List<PolicyOverride> overrideList = policy.readOverrides();
+    // data/overrides.json is Spider's: a benchmark by explicit files takes overrides only when given
+    boolean spiderOverrides = policy.overrides != null || split == null;
+    List<PolicyOverride> overrideList = spiderOverrides ? policy.readOverrides() : List.of();
+    String overridesSource = spiderOverrides ? policy.overridesSource() : "no overrides";
 
     long start = System.nanoTime();
     KieBase ruleBase = RuleBase.load(policy.rules);
     double ruleSeconds = (System.nanoTime() - start) / 1e9;
     Map<String, DatabasePolicies> policies =
         new PolicyAssigner(ruleBase)
-            .assign(schemas, overrideList, policy.overridesSource());
+            .assign(schemas, overrideList, overridesSource);
     DatasetGenerator generator =
         new DatasetGenerator(
-            new QuestionGenerator(new QuestionEngine(ruleBase), schemas, policies),
+            new QuestionGenerator(new QuestionEngine(ruleBase), schemas, policies, factSource),
             threads == null ? defaultThreads() : threads);
 
     List<SplitSummary> summaries = new ArrayList<>();
@@ -128,7 +162,16 @@ public final class GenerateCommand implements Callable<Integer> {
     }
     stdout.printf(Locale.ROOT, "rules: %d files compiled in %.2f s%n", RuleBase.ruleFiles(policy.rules).size(), ruleSeconds);
     summaries.forEach(s -> stdout.println(s.line()));
-    stdout.printf(Locale.ROOT, "wrote %s%n", out.resolve("{" + String.join(",", splits) + "}.json and policies/"));
+    PrintWriter stderr = spec.commandLine().getErr();
+    for (SplitSummary summary : summaries) {
+      if (!summary.unanalysable().isEmpty()) {
+        stderr.printf(Locale.ROOT, "%s: %d questions whose SQL text cannot be analysed (written, refused as UNRESOLVED):%n",
+            summary.split(), summary.unanalysable().size());
+        summary.unanalysable().forEach(line -> stderr.println("  " + line));
+      }
+    }
+    String names = String.join(",", wanted.stream().map(Split::name).toList());
+    stdout.printf(Locale.ROOT, "wrote %s%n", out.resolve("{" + names + "}.json and policies/"));
     return 0;
   }
 
@@ -142,9 +185,9 @@ public final class GenerateCommand implements Callable<Integer> {
     for (String name : splits) {
       Split split =
           switch (name.strip()) {
-            case "train" -> new Split("train", spider.resolve("train_spider.json"), spider.resolve("tables.json"));
-            case "dev" -> new Split("dev", spider.resolve("dev.json"), spider.resolve("tables.json"));
-            case "test" -> new Split("test", spider.resolve("test.json"), spider.resolve("test_tables.json"));
+            case "train" -> new Split("train", List.of(spider.resolve("train_spider.json")), spider.resolve("tables.json"));
+            case "dev" -> new Split("dev", List.of(spider.resolve("dev.json")), spider.resolve("tables.json"));
+            case "test" -> new Split("test", List.of(spider.resolve("test.json")), spider.resolve("test_tables.json"));
             default -> throw new picocli.CommandLine.ParameterException(
                 spec.commandLine(), "unknown split '" + name + "': use train, dev or test");
           };
@@ -152,14 +195,55 @@ public final class GenerateCommand implements Callable<Integer> {
         throw new picocli.CommandLine.ParameterException(
             spec.commandLine(), "split '" + split.name() + "' is named twice");
       }
-      for (Path file : List.of(split.questions(), split.schemas())) {
-        if (!Files.isRegularFile(file)) {
-          throw new InputException(file + ": file not found (needed for split " + split.name() + ")");
-        }
-      }
+      requireFiles(split);
       result.add(split);
     }
     return result;
+  }
+
+  /** The one split of --tables, --questions and --split, which go together and not with --spider. */
+  private List<Split> explicitSplit() {
+    var parsed = spec.commandLine().getParseResult();
+    for (String option : List.of("--spider", "--splits")) {
+      if (parsed.hasMatchedOption(option)) {
+        throw new picocli.CommandLine.ParameterException(
+            spec.commandLine(), option + " cannot be combined with --tables, --questions and --split");
+      }
+    }
+    if (tables == null || questions == null || split == null) {
+      throw new picocli.CommandLine.ParameterException(
+          spec.commandLine(), "--tables, --questions and --split go together: all three are needed");
+    }
+    if (!split.matches("[A-Za-z0-9_-]+")) {
+      throw new picocli.CommandLine.ParameterException(
+          spec.commandLine(), "--split '" + split + "': use letters, digits, '_' and '-' only");
+    }
+    if (questions.stream().distinct().count() != questions.size()) {
+      throw new picocli.CommandLine.ParameterException(
+          spec.commandLine(), "--questions names a file twice");
+    }
+    Split result = new Split(split, List.copyOf(questions), tables);
+    requireFiles(result);
+    return List.of(result);
+  }
+
+  private static void requireFiles(Split split) {
+    List<Path> files = new ArrayList<>(split.questions());
+    files.add(split.schemas());
+    for (Path file : files) {
+      if (!Files.isRegularFile(file)) {
+        throw new InputException(file + ": file not found (needed for split " + split.name() + ")");
+      }
+    }
+  }
+
+  private QuestionGenerator.Facts factSource() {
+    return switch (facts.strip().toLowerCase(Locale.ROOT)) {
+      case "auto" -> QuestionGenerator.Facts.AUTO;
+      case "text" -> QuestionGenerator.Facts.TEXT;
+      default -> throw new picocli.CommandLine.ParameterException(
+          spec.commandLine(), "--facts '" + facts + "': use auto or text");
+    };
   }
 
   /** The union of the splits' schema files; a database in two files must agree. */
@@ -183,7 +267,7 @@ public final class GenerateCommand implements Callable<Integer> {
             .setTaskName(split.name())
             .setStyle(ProgressBarStyle.ASCII)
             .setUnit(" MB", 1 << 20)
-            .setInitialMax(sizeOf(split.questions()))
+            .setInitialMax(split.questions().stream().mapToLong(GenerateCommand::sizeOf).sum())
             .showSpeed();
     if (!show) {
       builder.setConsumer(new me.tongfei.progressbar.DelegatingProgressBarConsumer(line -> {}));

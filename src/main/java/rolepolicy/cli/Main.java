@@ -24,7 +24,8 @@ import rolepolicy.spider.InputException;
       InteractCommand.class,
       CaseBankCommand.class,
       PromptsCommand.class,
-      BenchRetrievalCommand.class
+      BenchRetrievalCommand.class,
+      BenchFactsCommand.class
     })
 public final class Main {
   /** Exit code for bad input or a rule file that does not compile. */

@@ -2,6 +2,7 @@ package rolepolicy.cli;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -36,6 +37,13 @@ public final class ReportCommand implements Callable<Integer> {
   Path spider;
 
   @Option(
+      names = "--splits",
+      paramLabel = "LIST",
+      split = ",",
+      description = "Split files of DATA to report, e.g. test,fewshot (default: those of train, dev, test that exist).")
+  List<String> splits = List.of();
+
+  @Option(
       names = "--out",
       paramLabel = "DIR",
       description = "Where report.html and qa.json go (default: DATA/qa).")
@@ -45,7 +53,7 @@ public final class ReportCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter stdout = spec.commandLine().getOut();
     Path target = this.out != null ? this.out : data.resolve("qa");
-    QaFigures figures = QaReport.compute(data, spider);
+    QaFigures figures = QaReport.compute(data, spider, splits);
     QaReport.write(figures, target);
     for (SplitFigures s : figures.splits()) {
       stdout.println(

@@ -54,6 +54,12 @@ final class DatabaseContext {
    * aggregate, SELECT item), in order.
    */
   SqlAnalysis analyseExpecting(String sql, List<ColumnRef> expected) throws SqlTextException {
+    return analyseExpecting(sql, expected, "the AST gives");
+  }
+
+  /** As {@link #analyseExpecting(String, List)}; {@code source} says where the expectation comes from. */
+  SqlAnalysis analyseExpecting(String sql, List<ColumnRef> expected, String source)
+      throws SqlTextException {
     SqlAnalysis analysis;
     try {
       analysis = analyse(sql);
@@ -63,10 +69,37 @@ final class DatabaseContext {
     List<ColumnRef> found = analysis.columnRefs();
     if (!sameReferences(found, expected)) {
       throw new SqlTextException(
-          "SQL text gives references " + signatures(found) + " but the AST gives "
+          "SQL text gives references " + signatures(found) + " but " + source + " "
               + signatures(expected) + ": " + sql);
     }
     return analysis;
+  }
+
+  /**
+   * Analyses SQL text that should have the expected references plus one: {@code added}, anywhere
+   * (an appended SELECT item comes after the SELECT list's references, wherever they end).
+   */
+  SqlAnalysis analyseExpectingOneMore(String sql, List<ColumnRef> expected, ColumnRef added)
+      throws SqlTextException {
+    SqlAnalysis analysis;
+    try {
+      analysis = analyse(sql);
+    } catch (SqlAnalysisException e) {
+      throw new SqlTextException("cannot analyse SQL text: " + e.getMessage());
+    }
+    List<ColumnRef> found = analysis.columnRefs();
+    for (int k = 0; k < found.size(); k++) {
+      if (sameReferences(List.of(found.get(k)), List.of(added))) {
+        List<ColumnRef> rest = new java.util.ArrayList<>(found);
+        rest.remove(k);
+        if (sameReferences(rest, expected)) {
+          return analysis;
+        }
+      }
+    }
+    throw new SqlTextException(
+        "SQL text gives references " + signatures(found) + " but the edit should add "
+            + signatures(List.of(added)) + " to " + signatures(expected) + ": " + sql);
   }
 
   /**

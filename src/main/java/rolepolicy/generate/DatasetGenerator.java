@@ -54,8 +54,11 @@ public final class DatasetGenerator {
     this.threads = threads;
   }
 
-  /** One question's output: its record and, with an audit, its audit line. */
-  private record Generated(QuestionRecord record, String auditLine) {}
+  /**
+   * One question's output: its record, with an audit its audit line, and where its SQL text could
+   * not be analysed, the place and reason.
+   */
+  private record Generated(QuestionRecord record, String auditLine, String unanalysable) {}
 
   /**
    * Generates {@code split} from {@code input} into {@code output}; with an {@code audit} writer,
@@ -65,32 +68,48 @@ public final class DatasetGenerator {
    */
   public SplitSummary generate(
       String split, Path input, Path output, BufferedWriter audit, LongConsumer progress) {
+    return generate(split, List.of(input), output, audit, progress);
+  }
+
+  /**
+   * As {@link #generate(String, Path, Path, BufferedWriter, LongConsumer)} over several question
+   * files read one after the other into one split; ids number the questions across the files, and
+   * {@code progress} gets the bytes read of all files so far.
+   */
+  public SplitSummary generate(
+      String split, List<Path> inputs, Path output, BufferedWriter audit, LongConsumer progress) {
     long start = System.nanoTime();
     Totals totals = new Totals();
     ExecutorService pool = threads == 1 ? null : Executors.newFixedThreadPool(threads, DatasetGenerator::worker);
-    try (SplitReader reader = new SplitReader(input);
-        JsonGenerator out = DatasetWriter.arrayWriter(output)) {
+    try (JsonGenerator out = DatasetWriter.arrayWriter(output)) {
       Deque<Future<List<Generated>>> inFlight = new ArrayDeque<>();
-      List<Question> batch = new ArrayList<>(BATCH);
-      for (Question question = reader.next(); question != null; question = reader.next()) {
-        if (!questions.knowsDatabase(question.dbId())) {
-          // the questions before it come first: a failure among them is the one to report
-          inFlight.add(submit(pool, split, batch, audit != null));
-          while (!inFlight.isEmpty()) {
-            await(inFlight.poll());
+      List<Numbered> batch = new ArrayList<>(BATCH);
+      int number = 0;
+      long bytesBefore = 0;
+      for (Path input : inputs) {
+        try (SplitReader reader = new SplitReader(input)) {
+          for (Question question = reader.next(); question != null; question = reader.next()) {
+            if (!questions.knowsDatabase(question.dbId())) {
+              // the questions before it come first: a failure among them is the one to report
+              inFlight.add(submit(pool, split, batch, audit != null));
+              while (!inFlight.isEmpty()) {
+                await(inFlight.poll());
+              }
+              throw new InputException(
+                  reader.where() + ": unknown db_id '" + question.dbId() + "' (not in the schema file)");
+            }
+            batch.add(new Numbered(++number, question, reader.where()));
+            if (batch.size() == BATCH) {
+              inFlight.add(submit(pool, split, batch, audit != null));
+              batch = new ArrayList<>(BATCH);
+              while (inFlight.size() > 4 * threads) {
+                write(await(inFlight.poll()), out, audit, totals);
+              }
+            }
+            progress.accept(bytesBefore + reader.bytesRead());
           }
-          throw new InputException(
-              reader.where() + ": unknown db_id '" + question.dbId() + "' (not in the schema file)");
+          bytesBefore += reader.bytesRead();
         }
-        batch.add(question);
-        if (batch.size() == BATCH) {
-          inFlight.add(submit(pool, split, batch, audit != null));
-          batch = new ArrayList<>(BATCH);
-          while (inFlight.size() > 4 * threads) {
-            write(await(inFlight.poll()), out, audit, totals);
-          }
-        }
-        progress.accept(reader.bytesRead());
       }
       if (!batch.isEmpty()) {
         inFlight.add(submit(pool, split, batch, audit != null));
@@ -109,8 +128,14 @@ public final class DatasetGenerator {
     }
     return new SplitSummary(
         split, totals.count, totals.refused, totals.violations, totals.problems,
-        (System.nanoTime() - start) / 1e9);
+        (System.nanoTime() - start) / 1e9, totals.unanalysable);
   }
+
+  /**
+   * A question with its number in the split (across its question files), from 1, and its place
+   * in its file.
+   */
+  private record Numbered(int number, Question question, String where) {}
 
   /** Running figures of the split summary. */
   private static final class Totals {
@@ -118,14 +143,15 @@ public final class DatasetGenerator {
     int refused;
     int violations;
     int problems;
+    final List<String> unanalysable = new ArrayList<>();
   }
 
   private Future<List<Generated>> submit(
-      ExecutorService pool, String split, List<Question> batch, boolean withAudit) {
+      ExecutorService pool, String split, List<Numbered> batch, boolean withAudit) {
     Callable<List<Generated>> task = () -> {
       List<Generated> done = new ArrayList<>(batch.size());
-      for (Question question : batch) {
-        done.add(generate(split, question, withAudit));
+      for (Numbered numbered : batch) {
+        done.add(generate(split, numbered, withAudit));
       }
       return done;
     };
@@ -137,16 +163,26 @@ public final class DatasetGenerator {
     return pool.submit(task);
   }
 
-  private Generated generate(String split, Question question, boolean withAudit)
+  private Generated generate(String split, Numbered numbered, boolean withAudit)
       throws IOException {
-    String id = String.format(Locale.ROOT, "%s_%04d", split, question.index());
+    Question question = numbered.question();
+    String id = String.format(Locale.ROOT, "%s_%04d", split, numbered.number());
     Audit trail = withAudit ? new Audit() : null;
     QuestionRecord record = questions.generate(id, question, trail);
+    String unanalysable =
+        record.problems() == null
+            ? null
+            : record.problems().stream()
+                .filter(p -> p.startsWith(QuestionGenerator.UNANALYSABLE))
+                .findFirst()
+                .map(p -> numbered.where() + " (" + id + "): " + p)
+                .orElse(null);
     return new Generated(
         record,
         withAudit
             ? DatasetWriter.JSON.writeValueAsString(new AuditLine(id, question.dbId(), trail.firings()))
-            : null);
+            : null,
+        unanalysable);
   }
 
   /** The batch's records, or the failure of its first failing question, as it was thrown. */
@@ -183,6 +219,9 @@ public final class DatasetGenerator {
       totals.refused += "REFUSE".equals(record.goldLabel().type()) ? 1 : 0;
       totals.violations += record.violationsOriginal().size();
       totals.problems += record.problems() == null ? 0 : 1;
+      if (generated.unanalysable() != null) {
+        totals.unanalysable.add(generated.unanalysable());
+      }
     }
   }
 

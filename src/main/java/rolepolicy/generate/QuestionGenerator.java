@@ -46,16 +46,37 @@ public final class QuestionGenerator {
   /** The reason of a REFUSE caused by SQL text that could not be produced and verified. */
   public static final String UNVERIFIED_SQL = "UNVERIFIED_SQL";
 
+  /** How the problem of a question whose SQL text cannot be analysed begins. */
+  public static final String UNANALYSABLE = "cannot analyse the SQL text: ";
+
   private final QuestionEngine engine;
   private final Map<String, DatabaseContext> databases = new java.util.concurrent.ConcurrentHashMap<>();
   private final Map<String, Schema> schemas;
   private final Map<String, DatabasePolicies> policies;
+  private final Facts facts;
+
+  /** Where a question's facts come from. */
+  public enum Facts {
+    /** The Spider AST where the record has one, else the SQL text. */
+    AUTO,
+    /** Always the SQL text, even where the record has an AST. */
+    TEXT
+  }
 
   public QuestionGenerator(
       QuestionEngine engine, Map<String, Schema> schemas, Map<String, DatabasePolicies> policies) {
+    this(engine, schemas, policies, Facts.AUTO);
+  }
+
+  public QuestionGenerator(
+      QuestionEngine engine,
+      Map<String, Schema> schemas,
+      Map<String, DatabasePolicies> policies,
+      Facts facts) {
     this.engine = engine;
     this.schemas = schemas;
     this.policies = policies;
+    this.facts = facts;
   }
 
   public boolean knowsDatabase(String dbId) {
@@ -67,10 +88,12 @@ public final class QuestionGenerator {
     DatabaseContext db =
         databases.computeIfAbsent(
             question.dbId(), d -> new DatabaseContext(schemas.get(d), policies.get(d)));
-    Outcome outcome = db.recentOutcome(question.query(), question.sql(), audit != null);
+    boolean fromText = facts == Facts.TEXT || !question.hasAst();
+    JsonNode ast = fromText ? null : question.sql();
+    Outcome outcome = db.recentOutcome(question.query(), ast, audit != null);
     if (outcome == null) {
-      outcome = decide(db, question, audit != null);
-      db.rememberOutcome(question.query(), question.sql(), outcome);
+      outcome = fromText ? decideFromText(db, question, audit != null) : decide(db, question, audit != null);
+      db.rememberOutcome(question.query(), ast, outcome);
     }
     if (audit != null) {
       audit.firings().addAll(outcome.firings());
@@ -79,7 +102,9 @@ public final class QuestionGenerator {
         id,
         question.dbId(),
         question.question(),
+        question.extra(),
         question.query(),
+        fromText ? "text" : null,
         db.columnPolicies,
         outcome.violations(),
         outcome.gold(),
@@ -127,6 +152,152 @@ public final class QuestionGenerator {
         List.copyOf(negatives),
         problems.isEmpty() ? null : List.copyOf(problems),
         audit == null ? null : List.copyOf(audit.firings()));
+  }
+
+  /**
+   * The outcome of a question known by its SQL text alone: the facts come from the text analyser,
+   * the same rules decide, and every edit is checked by analysing the edited text again.
+   */
+  private Outcome decideFromText(DatabaseContext db, Question question, boolean withAudit) {
+    Audit audit = withAudit ? new Audit() : null;
+    SqlAnalysis analysis = null;
+    AstWalk walk;
+    try {
+      analysis = db.analyse(question.query());
+      walk = analysis.facts();
+    } catch (SqlAnalysisException e) {
+      walk = SqlAnalysis.unanalysable(UNANALYSABLE + e.getMessage());
+    }
+    Round original = engine.decide(walk, db.policies, 0, true, audit, "original");
+    List<String> problems = new ArrayList<>(walk.problems());
+    GoldLabel gold =
+        analysis == null
+            ? label(original.decision(), question.query(), List.of())
+            : textGoldLabel(db, question.query(), analysis, original, audit);
+    List<NegativeExample> negatives = new ArrayList<>();
+    if (original.negative() != null && analysis != null) {
+      try {
+        negatives.add(textNegative(db, analysis, original.negative(), audit));
+      } catch (SqlTextException e) {
+        problems.add(original.negative().code() + " negative dropped: " + e.getMessage());
+      }
+    }
+    return new Outcome(
+        ViolationRecord.of(original.violations()),
+        gold,
+        List.copyOf(negatives),
+        problems.isEmpty() ? null : List.copyOf(problems),
+        audit == null ? null : List.copyOf(audit.firings()));
+  }
+
+  /** The rewrite loop on text: each step's edited text must analyse to the edited references. */
+  private GoldLabel textGoldLabel(
+      DatabaseContext db, String sql, SqlAnalysis analysis, Round round, Audit audit) {
+    List<RewriteStepRecord> steps = new ArrayList<>();
+    while (round.decision() instanceof RewriteStep step) {
+      if (steps.size() == ROUND_LIMIT) {
+        throw new IllegalStateException("the rewrite rules did not stop after " + ROUND_LIMIT + " steps");
+      }
+      ColumnRef ref = step.ref();
+      try {
+        TextRef target = analysis.refs().get(ref.position());
+        List<ColumnRef> expected = new ArrayList<>(analysis.columnRefs());
+        String nextSql;
+        if (step.replacement() != null) {
+          nextSql = SqlEdits.replaceColumn(sql, target, step.replacement().name());
+          expected.set(ref.position(), withColumn(ref, step.replacement().key()));
+        } else {
+          nextSql = SqlEdits.wrapItem(sql, target, AGGREGATES[step.wrapAggId()]);
+          for (int i = 0; i < expected.size(); i++) {
+            if (target.itemSpan().equals(analysis.refs().get(i).itemSpan())) {
+              expected.set(i, withAggregate(expected.get(i), step.wrapAggId()));
+            }
+          }
+        }
+        analysis = db.analyseExpecting(nextSql, expected, "the edit should give");
+        sql = nextSql;
+      } catch (SqlTextException | IllegalArgumentException e) {
+        return unverified(step.rule(), ref, e.getMessage(), steps);
+      }
+      steps.add(stepRecord(steps.size() + 1, step, policyOf(round, ref), sql));
+      round = engine.decide(analysis.facts(), db.policies, steps.size(), false, audit, "step " + steps.size());
+    }
+    return label(round.decision(), sql, steps);
+  }
+
+  /** The negative edit on text, checked by analysing the edited text again. */
+  private NegativeExample textNegative(
+      DatabaseContext db, SqlAnalysis analysis, NegativeEdit edit, Audit audit)
+      throws SqlTextException {
+    String sql = analysis.sql();
+    List<ColumnRef> before = analysis.columnRefs();
+    String edited;
+    String described;
+    ColumnRef introduced;
+    try {
+      if (edit.appendColumn() != null) {
+        TextTable table = analysis.fromTables().get(edit.fromTable().position());
+        edited = SqlEdits.appendSelectItem(sql, analysis, table, edit.appendColumn().name());
+        described = "append " + edit.appendColumn().key() + " to the SELECT list";
+        introduced =
+            new ColumnRef(-1, edit.appendColumn().key(), Role.SelectExpr, 0,
+                analysis.selectItems().size(), null, null);
+      } else {
+        int item = edit.dropAggregateOf().index();
+        int position = firstOfItem(analysis, item);
+        TextRef target = analysis.refs().get(position);
+        edited = SqlEdits.unwrapAggregate(sql, target);
+        described = "drop the aggregate of SELECT item " + item + " (" + target.column() + ")";
+        introduced = null;
+        before.set(position, withoutAggregate(before.get(position)));
+      }
+    } catch (IllegalArgumentException e) {
+      throw new SqlTextException(e.getMessage());
+    }
+    SqlAnalysis after;
+    if (introduced == null) {
+      after = db.analyseExpecting(edited, before, "the edit should give");
+    } else {
+      after = db.analyseExpectingOneMore(edited, before, introduced);
+    }
+    AstWalk facts = after.facts();
+    List<Violation> violations =
+        engine.violations(facts.refs(), facts.tables(), db.policies, audit, "negative");
+    String column =
+        edit.appendColumn() != null ? edit.appendColumn().key() : edit.dropAggregateOf().column();
+    boolean found =
+        violations.stream()
+            .anyMatch(
+                v ->
+                    v.ref().column().equals(column)
+                        && v.ref().role() == Role.SelectExpr
+                        && v.ref().aggId() == 0);
+    if (!found) {
+      throw new SqlTextException(edit.code() + "'s edit introduced no violation: " + described);
+    }
+    return new NegativeExample(
+        edited, ViolationRecord.of(violations), edit.code(), edit.rule(), described);
+  }
+
+  private static int firstOfItem(SqlAnalysis analysis, int item) {
+    for (int i = 0; i < analysis.refs().size(); i++) {
+      if (analysis.refs().get(i).selectItem() == item) {
+        return i;
+      }
+    }
+    throw new IllegalArgumentException("SELECT item " + item + " has no column reference");
+  }
+
+  private static ColumnRef withColumn(ColumnRef ref, String column) {
+    return new ColumnRef(ref.position(), column, ref.role(), ref.aggId(), ref.selectItem(), null, null);
+  }
+
+  private static ColumnRef withAggregate(ColumnRef ref, int aggId) {
+    return new ColumnRef(ref.position(), ref.column(), Role.AggArg, aggId, ref.selectItem(), null, null);
+  }
+
+  private static ColumnRef withoutAggregate(ColumnRef ref) {
+    return new ColumnRef(ref.position(), ref.column(), Role.SelectExpr, 0, ref.selectItem(), null, null);
   }
 
   /** The analysis of a text that agrees with its AST, or why it does not. */

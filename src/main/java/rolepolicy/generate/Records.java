@@ -3,6 +3,7 @@ package rolepolicy.generate;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.Map;
 import rolepolicy.model.Violation;
@@ -11,25 +12,35 @@ import rolepolicy.model.Violation;
 public final class Records {
   private Records() {}
 
-  /** One question of a split. */
+  /**
+   * One question of a split. {@code input_fields} holds the input record's other fields (BIRD's
+   * {@code question_id}, {@code evidence}, {@code difficulty}); {@code facts} is {@code "text"} when
+   * the facts came from the SQL text rather than a Spider AST. Both are left out when empty.
+   */
   @JsonPropertyOrder({
-    "id", "db_id", "question", "original_sql", "column_policies", "violations_original",
-    "gold_label", "negative_examples", "problems"
+    "id", "db_id", "question", "input_fields", "original_sql", "facts", "column_policies",
+    "violations_original", "gold_label", "negative_examples", "problems"
   })
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record QuestionRecord(
       String id,
       @JsonProperty("db_id") String dbId,
       String question,
+      @JsonProperty("input_fields") ObjectNode inputFields,
       @JsonProperty("original_sql") String originalSql,
+      String facts,
       @JsonProperty("column_policies") Map<String, String> columnPolicies,
       @JsonProperty("violations_original") List<ViolationRecord> violationsOriginal,
       @JsonProperty("gold_label") GoldLabel goldLabel,
       @JsonProperty("negative_examples") List<NegativeExample> negativeExamples,
       List<String> problems) {}
 
-  /** One violation occurrence; {@code path} is the JSON Pointer of its col_unit in the AST. */
+  /**
+   * One violation occurrence; {@code path} is the JSON Pointer of its col_unit in the AST, left out
+   * when the facts came from SQL text.
+   */
   @JsonPropertyOrder({"column", "role", "policy", "agg_id", "rule", "position", "path"})
+  @JsonInclude(JsonInclude.Include.NON_NULL)
   public record ViolationRecord(
       String column,
       String role,

@@ -2,9 +2,24 @@ package rolepolicy.generate;
 
 import java.util.Locale;
 
-/** Closing figures of one generated split. */
+/**
+ * Closing figures of one generated split.
+ *
+ * @param unanalysable the questions whose SQL text could not be analysed, each as {@code file:
+ *     record #n (id): reason}; their records are written, refused as unresolved
+ */
 public record SplitSummary(
-    String split, int questions, int refused, int violations, int problems, double seconds) {
+    String split,
+    int questions,
+    int refused,
+    int violations,
+    int problems,
+    double seconds,
+    java.util.List<String> unanalysable) {
+
+  public SplitSummary {
+    unanalysable = java.util.List.copyOf(unanalysable);
+  }
 
   public String line() {
     return String.format(

@@ -46,6 +46,14 @@ public final class QaReport {
    * the structure figures.
    */
   public static QaFigures compute(Path dataDir, Path spiderDir) {
+    return compute(dataDir, spiderDir, List.of());
+  }
+
+  /**
+   * As {@link #compute(Path, Path)} for the named splits ({@code <split>.json} each, which must
+   * exist); none named means every one of {@link #SPLITS} that exists.
+   */
+  public static QaFigures compute(Path dataDir, Path spiderDir, List<String> named) {
     if (!Files.isDirectory(dataDir)) {
       throw new InputException(dataDir + ": folder not found (the --out folder of generate)");
     }
@@ -53,9 +61,12 @@ public final class QaReport {
     PolicyFigures policies = policyQa.figures();
     Map<String, Map<String, String>> finalPolicies = policyQa.finalPolicies();
     List<SplitFigures> splits = new ArrayList<>();
-    for (String split : SPLITS) {
+    for (String split : named.isEmpty() ? SPLITS : named) {
       Path file = dataDir.resolve(split + ".json");
       if (!Files.isRegularFile(file)) {
+        if (!named.isEmpty()) {
+          throw new InputException(file + ": file not found (split " + split + " named in --splits)");
+        }
         continue;
       }
       List<SplitRecord> records = SplitRecord.read(file);

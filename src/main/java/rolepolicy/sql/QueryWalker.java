@@ -31,6 +31,10 @@ final class QueryWalker {
   private final TextPositions positions;
   final List<TextRef> refs = new ArrayList<>();
   final List<TextTable> fromTables = new ArrayList<>();
+  /** The top-level SELECT items, as the negative rules see them. */
+  final List<rolepolicy.model.SelectItem> selectItems = new ArrayList<>();
+  /** Every schema table the query reads, at any depth, in first-seen order. */
+  final Set<String> tables = new java.util.LinkedHashSet<>();
   boolean selectStar;
   boolean setOperation;
   int selectListEnd = -1;
@@ -94,6 +98,9 @@ final class QueryWalker {
       QueryScope outer,
       CommonTables tables) {
     QueryScope scope = QueryScope.of(select, schema, outer, tables, positions);
+    scope.entries().stream()
+        .filter(e -> !e.derived())
+        .forEach(e -> this.tables.add(e.schemaTable()));
     if (topLevel) {
       scope.entries().stream()
           .filter(e -> !e.derived())
@@ -168,8 +175,12 @@ final class QueryWalker {
       Expression expression = item.getExpression();
       if (expression instanceof AllColumns) {
         selectStar = true;
+        if (topLevel) {
+          selectItems.add(new rolepolicy.model.SelectItem(i, 0, null, null));
+        }
         continue;
       }
+      int firstRef = refs.size();
       Span itemSpan = withoutAlias(item);
       for (Operand operand : ExpressionOperands.of(expression)) {
         if (operand instanceof Operand.ColumnUse use) {
@@ -182,10 +193,34 @@ final class QueryWalker {
           query(nested.query(), predicateRole, false, scope, scope.commonTables());
         }
       }
+      if (topLevel) {
+        selectItems.add(selectItem(i, expression, refs.subList(firstRef, refs.size())));
+      }
     }
     if (topLevel && !items.isEmpty()) {
       selectListEnd = positions.node(items.get(items.size() - 1)).end();
     }
+  }
+
+  /**
+   * A top-level SELECT item as the AST walker gives it: the aggregate of the item (or of its first
+   * column), and the column key when the item is one column, aggregated or not.
+   */
+  private static rolepolicy.model.SelectItem selectItem(
+      int index, Expression expression, List<TextRef> itemRefs) {
+    Expression single = expression;
+    int aggId = 0;
+    if (expression instanceof net.sf.jsqlparser.expression.Function function
+        && ExpressionOperands.aggregateId(function) != 0) {
+      aggId = ExpressionOperands.aggregateId(function);
+      List<?> parameters = function.getParameters();
+      single = parameters != null && parameters.size() == 1 ? (Expression) parameters.get(0) : null;
+    } else if (!itemRefs.isEmpty()) {
+      aggId = itemRefs.get(0).aggId();
+    }
+    String column =
+        single instanceof Column && itemRefs.size() == 1 ? itemRefs.get(0).column() : null;
+    return new rolepolicy.model.SelectItem(index, aggId, column, null);
   }
 
   /** A condition's columns (when judged) and nested queries, left to right. */

@@ -3,6 +3,10 @@ package rolepolicy.sql;
 import java.util.ArrayList;
 import java.util.List;
 import rolepolicy.model.ColumnRef;
+import rolepolicy.model.FromTable;
+import rolepolicy.model.QueryShape;
+import rolepolicy.model.SelectItem;
+import rolepolicy.spider.AstWalk;
 
 /**
  * What analysing one SQL text found.
@@ -14,6 +18,8 @@ import rolepolicy.model.ColumnRef;
  * @param fromTables the tables of the top-level FROM, in FROM order
  * @param selectListEnd offset just after the last top-level SELECT item
  * @param orderBy the top-level query, or its set operation, has ORDER BY: its result is ordered
+ * @param selectItems the top-level SELECT items, as the AST walker gives them (paths null)
+ * @param tables every schema table the query reads, at any depth, in first-seen order
  */
 public record SqlAnalysis(
     String sql,
@@ -22,11 +28,39 @@ public record SqlAnalysis(
     boolean setOperation,
     List<TextTable> fromTables,
     int selectListEnd,
-    boolean orderBy) {
+    boolean orderBy,
+    List<SelectItem> selectItems,
+    List<String> tables) {
 
   public SqlAnalysis {
     refs = List.copyOf(refs);
     fromTables = List.copyOf(fromTables);
+    selectItems = List.copyOf(selectItems);
+    tables = List.copyOf(tables);
+  }
+
+  /**
+   * The rules' facts of the query, as {@link rolepolicy.spider.AstWalker} gives them for a Spider
+   * AST of the same query, except that there are no AST paths.
+   */
+  public AstWalk facts() {
+    List<FromTable> from = new ArrayList<>(fromTables.size());
+    for (TextTable t : fromTables) {
+      from.add(new FromTable(t.schemaTable(), from.size()));
+    }
+    return new AstWalk(
+        columnRefs(),
+        new QueryShape(selectStar, false, setOperation),
+        List.of(),
+        List.copyOf(from),
+        selectItems,
+        tables);
+  }
+
+  /** The facts of a query whose text could not be analysed: unresolved, with the reason. */
+  public static AstWalk unanalysable(String problem) {
+    return new AstWalk(
+        List.of(), new QueryShape(false, true, false), List.of(problem), List.of(), List.of(), List.of());
   }
 
   /** The references as the rules' facts; there is no AST, so paths are null. */

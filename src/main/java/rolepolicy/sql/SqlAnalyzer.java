@@ -1,5 +1,6 @@
 package rolepolicy.sql;
 
+import java.util.List;
 import java.util.Locale;
 import net.sf.jsqlparser.parser.CCJSqlParser;
 import net.sf.jsqlparser.parser.CCJSqlParserConstants;
@@ -47,7 +48,9 @@ public final class SqlAnalyzer {
         walker.setOperation,
         walker.fromTables,
         walker.selectListEnd,
-        orderBy(parsed.select()));
+        orderBy(parsed.select()),
+        walker.selectItems,
+        List.copyOf(walker.tables));
   }
 
   /**

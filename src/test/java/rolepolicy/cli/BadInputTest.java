@@ -489,7 +489,7 @@ class BadInputTest {
   }
 
   @ParameterizedTest(name = "sql = {0}")
-  @ValueSource(strings = {"null", "\"SELECT 1\"", "[]", "{}", "{\"select\": 5}"})
+  @ValueSource(strings = {"[]", "{}", "{\"select\": 5}"})
   void malformedSqlIsRefusedAsUnresolved(String sql) throws IOException {
     ArrayNode dev = devRecords();
     ((ObjectNode) dev.get(1)).set("sql", JSON.readTree(sql));
@@ -499,21 +499,33 @@ class BadInputTest {
 
     assertEquals(0, r.code(), r.err());
     JsonNode record = JSON.readTree(out.resolve("dev.json").toFile()).get(1);
-    String where = sql.equals("null") ? "sql" : sql.startsWith("{\"select") ? "/select" : "AST /";
+    String where = sql.startsWith("{\"select") ? "/select" : "AST /";
     assertUnresolved(record, where);
     assertEquals(0, record.get("negative_examples").size(), record.toString());
   }
 
-  @Test
-  void missingSqlFieldIsRefusedAsUnresolved() throws IOException {
+  /** A record without an AST (sql null, text or missing) takes its facts from its query text. */
+  @ParameterizedTest(name = "sql = {0}")
+  @ValueSource(strings = {"null", "\"SELECT 1\"", "missing"})
+  void recordWithoutAstTakesItsFactsFromTheQueryText(String sql) throws IOException {
     ArrayNode dev = devRecords();
-    ((ObjectNode) dev.get(1)).remove("sql");
+    ObjectNode question = (ObjectNode) dev.get(1);
+    if (sql.equals("missing")) {
+      question.remove("sql");
+    } else {
+      question.set("sql", JSON.readTree(sql));
+    }
     write(spider.resolve("dev.json"), dev);
 
     Result r = run();
 
     assertEquals(0, r.code(), r.err());
-    assertUnresolved(JSON.readTree(out.resolve("dev.json").toFile()).get(1), "sql");
+    JsonNode record = JSON.readTree(out.resolve("dev.json").toFile()).get(1);
+    assertEquals("text", record.get("facts").asText(), record.toString());
+    assertEquals(question.get("query").asText(), record.get("original_sql").asText());
+    assertEquals("SQL", record.get("gold_label").get("type").asText(), record.toString());
+    assertEquals(question.get("query").asText(), record.get("gold_label").get("sql").asText());
+    assertFalse(record.has("problems"), record.toString());
   }
 
   // ---------------------------------------------------------------- determinism

@@ -31,15 +31,23 @@ class GoldenRecordsTest {
     "plain, dev, dev_0300, R1 twice then MAX_STEPS",
     "plain, dev, dev_0616, R2 then compliant SQL",
     "plain, dev, dev_0993, R4; N2",
-    "plain, train, train_3154, UNRESOLVED (sql is null)",
+    "plain, train, train_3154, UNRESOLVED from text (sql is null; the text names an unknown table)",
+    "bird, dev, dev_0001, from text: compliant SQL; N3",
+    "bird, dev, dev_0003, from text: N1",
+    "bird, dev, dev_0098, from text: R1 twice then MAX_STEPS",
+    "bird, dev, dev_0107, from text: R2 then compliant SQL",
+    "bird, dev, dev_0193, from text: N2",
+    "bird, dev, dev_0245, from text: R1 breaks a derived table's column: UNVERIFIED_SQL",
     "overridden, dev, dev_0003, R1 then compliant SQL",
   })
   void recordMatchesItsGoldenFile(String variant, String split, String id, String covers)
       throws Exception {
     JsonNode records =
-        variant.equals("plain")
-            ? SpiderRun.records(split, split.equals("dev") ? "dev.json" : "train_spider.json")
-            : overriddenDev();
+        switch (variant) {
+          case "plain" -> SpiderRun.records(split, split.equals("dev") ? "dev.json" : "train_spider.json");
+          case "bird" -> SpiderRun.birdDev();
+          default -> overriddenDev();
+        };
     JsonNode record = records.get(Integer.parseInt(id.substring(id.indexOf('_') + 1)) - 1);
     assertEquals(id, record.get("id").asText());
     String actual = DatasetWriter.pretty().writeValueAsString(record) + "\n";

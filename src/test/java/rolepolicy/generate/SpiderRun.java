@@ -20,7 +20,42 @@ public final class SpiderRun {
     return CACHE.computeIfAbsent(split, s -> generate(s, file, List.of()));
   }
 
+  private static JsonNode birdDev;
+
+  /** BIRD dev, generated from its SQL text without overrides, once per JVM. */
+  public static synchronized JsonNode birdDev() {
+    if (birdDev == null) {
+      Path bird = TestData.spiderDir().resolveSibling("bird");
+      var schemas = rolepolicy.spider.SchemaReader.read(bird.resolve("dev_tables.json"));
+      var policies =
+          new rolepolicy.engine.PolicyAssigner(TestData.rules()).assign(schemas, List.of(), "none");
+      QuestionGenerator questions =
+          new QuestionGenerator(new QuestionEngine(TestData.rules()), schemas, policies);
+      birdDev = generate(new DatasetGenerator(questions), "dev", bird.resolve("dev.json"));
+    }
+    return birdDev;
+  }
+
+  private static JsonNode generate(DatasetGenerator generator, String split, Path input) {
+    try {
+      Path dir = Files.createTempDirectory("rolepolicy-" + split);
+      Path out = dir.resolve(split + ".json");
+      generator.generate(split, input, out, null, bytes -> {});
+      JsonNode records = DatasetWriter.JSON.readTree(out.toFile());
+      Files.delete(out);
+      Files.delete(dir);
+      return records;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   public static JsonNode generate(String split, String file, List<PolicyOverride> overrides) {
+    return generate(split, file, overrides, QuestionGenerator.Facts.AUTO);
+  }
+
+  public static JsonNode generate(
+      String split, String file, List<PolicyOverride> overrides, QuestionGenerator.Facts facts) {
     try {
       Path dir = Files.createTempDirectory("rolepolicy-" + split);
       Path out = dir.resolve(split + ".json");
@@ -28,7 +63,8 @@ public final class SpiderRun {
           new rolepolicy.engine.PolicyAssigner(TestData.rules())
               .assign(TestData.schemas(), overrides, "test overrides");
       QuestionGenerator questions =
-          new QuestionGenerator(new QuestionEngine(TestData.rules()), TestData.schemas(), policies);
+          new QuestionGenerator(
+              new QuestionEngine(TestData.rules()), TestData.schemas(), policies, facts);
       new DatasetGenerator(questions)
           .generate(split, TestData.spiderDir().resolve(file), out, null, bytes -> {});
       JsonNode records = DatasetWriter.JSON.readTree(out.toFile());

@@ -128,6 +128,11 @@ class AstMutationPropertyTest {
     }
     Statistics.label("walker problems").collect(!walk.problems().isEmpty());
     Statistics.label("gold").collect(gold.type() + (gold.reason() == null ? "" : " " + gold.reason()));
+    if (!question.hasAst()) {
+      // a null or text root is no AST at all: the facts come from the SQL text
+      assertEquals("text", record.facts(), context);
+      return;
+    }
     if (!walk.problems().isEmpty()) {
       assertEquals(
           "REFUSE UNRESOLVED",
