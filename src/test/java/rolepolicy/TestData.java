@@ -33,6 +33,20 @@ public final class TestData {
     return dir;
   }
 
+  /** KaggleDBQA's folder (KaggleDBQA_tables.json, databases/); a missing one fails the test. */
+  public static Path kaggleDir() {
+    Path dir = Path.of(System.getProperty("kaggledbqa.dir", "../shared/kaggledbqa"));
+    assertTrue(Files.isDirectory(dir), "KaggleDBQA data not found at " + dir.toAbsolutePath());
+    return dir;
+  }
+
+  /** BIRD dev's folder (dev_tables.json, dev.json); a missing one fails the test. */
+  public static Path birdDir() {
+    Path dir = Path.of(System.getProperty("bird.dir", "../shared/bird"));
+    assertTrue(Files.isDirectory(dir), "BIRD data not found at " + dir.toAbsolutePath());
+    return dir;
+  }
+
   /** UDA-Bench's Query folder; a missing one fails the test rather than skipping it. */
   public static Path udaDir() {
     Path dir = Path.of(System.getProperty("uda.dir", "../shared/uda-bench/Query"));

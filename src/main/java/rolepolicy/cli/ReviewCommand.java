@@ -37,7 +37,9 @@ import rolepolicy.spider.SchemaReader;
  * The reviewer's worksheet (issue 5): every column with its automatic policy and rule, its table,
  * type and key role, its final policy when overridden, and a few sample values; suspicious
  * policies are flagged. It reads and prints only: policies come from the same rules and overrides
- * as {@code generate}.
+ * as {@code generate}. Spider is read from one folder ({@code --spider}); any other benchmark in
+ * Spider's format from its schema file ({@code --tables}) and, where there are SQLite files, their
+ * folder ({@code --databases}).
  */
 @Command(
     name = "review",
@@ -87,6 +89,23 @@ public final class ReviewCommand implements Callable<Integer> {
       defaultValue = "data/spider")
   Path spider;
 
+  @Option(
+      names = "--tables",
+      paramLabel = "FILE",
+      description =
+          "Any benchmark's Spider-format schema file (KaggleDBQA_tables.json, BIRD's dev_tables.json)"
+              + " instead of --spider. Without --overrides, no overrides are applied: data/overrides.json"
+              + " is Spider's.")
+  Path tables;
+
+  @Option(
+      names = "--databases",
+      paramLabel = "DIR",
+      description =
+          "With --tables: folder of <db>/<db>.sqlite files for sample values. A database without its"
+              + " file, or every database when this is not given, is reviewed from the schema only.")
+  Path databases;
+
   @Mixin PolicyOptions policy;
 
   /** One column's line of the worksheet. */
@@ -95,22 +114,29 @@ public final class ReviewCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
-    Map<String, Schema> schemas = SchemaReader.read(spider.resolve("tables.json"));
+    checkSources();
+    Path tablesFile = tables != null ? tables : spider.resolve("tables.json");
+    Map<String, Schema> schemas = SchemaReader.read(tablesFile);
     if (db != null && !schemas.containsKey(db)) {
       throw new ParameterException(
-          spec.commandLine(), "unknown database '" + db + "': not in " + spider.resolve("tables.json"));
+          spec.commandLine(), "unknown database '" + db + "': not in " + tablesFile);
     }
-    List<PolicyOverride> overrideList = policy.readOverrides();
+    // data/overrides.json, the default, belongs to Spider: another benchmark's review applies
+    // only the overrides it is given.
+    boolean overridesGiven = tables == null || policy.overrides != null;
+    List<PolicyOverride> overrideList = overridesGiven ? policy.readOverrides() : List.of();
+    String overridesSource = overridesGiven ? policy.overridesSource() : "no overrides";
+    Path overridesFile = overridesGiven ? policy.overridesFile() : null;
     Map<String, DatabasePolicies> policies =
         new PolicyAssigner(RuleBase.load(policy.rules))
-            .assign(schemas, overrideList, policy.overridesSource());
+            .assign(schemas, overrideList, overridesSource);
 
     out.printf(
         Locale.ROOT,
         "review: %s; rules %s; overrides %s (%d entries)%n",
         db == null ? schemas.size() + " databases" : db,
         policy.rules,
-        policy.overridesFile() == null ? "none" : policy.overridesFile(),
+        overridesFile == null ? "none" : overridesFile,
         overrideList.size());
     for (Schema schema : schemas.values()) {
       if (db == null || db.equals(schema.dbId())) {
@@ -122,8 +148,43 @@ public final class ReviewCommand implements Callable<Integer> {
     return 0;
   }
 
+  /**
+   * --spider names one folder; --tables (with --databases or not) names the files themselves.
+   * Mixing the two, or --databases without --tables, is a usage error; a --databases that is no
+   * folder is bad input.
+   */
+  private void checkSources() {
+    boolean spiderGiven = spec.commandLine().getParseResult().hasMatchedOption("--spider");
+    if (spiderGiven && (tables != null || databases != null)) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--spider names the tables file and the databases folder itself: give either --spider or --tables [--databases]");
+    }
+    if (databases != null && tables == null) {
+      throw new ParameterException(spec.commandLine(), "--databases needs --tables (the schemas of its databases)");
+    }
+    if (databases != null && !Files.isDirectory(databases)) {
+      throw new InputException(databases + ": folder not found (--databases)");
+    }
+  }
+
+  /** Where a database's SQLite file would be; null when no folder of databases is given. */
+  private Path sqliteFile(String dbId) {
+    Path folder = tables == null ? spider.resolve("database") : databases;
+    return folder == null ? null : folder.resolve(dbId).resolve(dbId + ".sqlite");
+  }
+
+  /** The sample source of the worksheet's database line. */
+  private String samplesSource(Path file) {
+    if (file == null) {
+      return "none (no --databases given): reviewed from the schema only";
+    }
+    Object shown = tables == null ? spider.relativize(file) : file;
+    return Files.isRegularFile(file) ? shown.toString() : "none (no " + shown + "): reviewed from the schema only";
+  }
+
   private void print(PrintWriter out, Schema schema, DatabasePolicies policies) {
-    Path file = spider.resolve("database").resolve(schema.dbId()).resolve(schema.dbId() + ".sqlite");
+    Path file = sqliteFile(schema.dbId());
     List<Row> rows = new ArrayList<>();
     try (Samples samples = new Samples(file)) {
       for (ColumnPolicy c : policies.columns()) {
@@ -146,7 +207,7 @@ public final class ReviewCommand implements Callable<Integer> {
         rows.size(),
         flagged,
         overridden,
-        Files.isRegularFile(file) ? spider.relativize(file) : "none (no " + spider.relativize(file) + ")");
+        samplesSource(file));
     List<String[]> cells = new ArrayList<>();
     cells.add(new String[] {"table.column", "type", "key", "auto", "final", "rule", "samples"});
     for (Row r : rows) {
@@ -263,7 +324,7 @@ public final class ReviewCommand implements Callable<Integer> {
 
     Samples(Path file) {
       Connection opened = null;
-      if (Files.isRegularFile(file)) {
+      if (file != null && Files.isRegularFile(file)) {
         SQLiteConfig config = new SQLiteConfig();
         config.setReadOnly(true);
         try {

@@ -101,6 +101,118 @@ class ReviewCommandTest {
     assertFalse(Files.exists(sqlite.resolveSibling("pets_1.sqlite-journal")));
   }
 
+  /** Through {@link Main}, as from the command line: its handler turns bad input into exit code 1. */
+  private static Run main(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = Main.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
+    return new Run(code, out.toString(), err.toString());
+  }
+
+  private static String kaggleTables() {
+    return TestData.kaggleDir().resolve("KaggleDBQA_tables.json").toString();
+  }
+
+  private static String kaggleDatabases() {
+    return TestData.kaggleDir().resolve("databases").toString();
+  }
+
+  /** The worksheet's head line of one database. */
+  private static String head(String out, String db) {
+    return out.lines().filter(l -> l.startsWith("== " + db + ":")).findFirst()
+        .orElseThrow(() -> new AssertionError("no worksheet of " + db + " in\n" + out));
+  }
+
+  @Test
+  void reviewsAnyBenchmarkFromItsTablesFileWithSamplesWhereThereIsADatabase() {
+    Run run = review("--tables", kaggleTables(), "--databases", kaggleDatabases());
+    assertEquals(0, run.code(), run.err());
+    String out = run.out();
+    assertTrue(out.startsWith("review: 8 databases; rules rules; overrides none (0 entries)"), out);
+
+    Path sqlite = TestData.kaggleDir().resolve("databases/StudentMathScore/StudentMathScore.sqlite");
+    assertTrue(head(out, "StudentMathScore").endsWith("samples: " + sqlite), head(out, "StudentMathScore"));
+    String score = entry(out, "NDECoreExcel_Math_Grade8.average_scale_score");
+    assertTrue(score.startsWith("! ") && score.contains("AggOnly") && score.contains("283 | 268 | 277"), score);
+
+    // no SQLite file here: the schema alone, and the worksheet says so
+    Path missing = TestData.kaggleDir().resolve("databases/TheHistoryofBaseball/TheHistoryofBaseball.sqlite");
+    assertTrue(
+        head(out, "TheHistoryofBaseball")
+            .endsWith("samples: none (no " + missing + "): reviewed from the schema only"),
+        head(out, "TheHistoryofBaseball"));
+    assertTrue(entry(out, "player.weight").matches("  player\\.weight +text +- +Hidden +=.*Hidden"), out);
+  }
+
+  @Test
+  void withoutDatabasesEveryDatabaseIsReviewedFromTheSchemaOnly() {
+    Run run = review("--tables", TestData.birdDir().resolve("dev_tables.json").toString(), "--db", "formula_1");
+    assertEquals(0, run.code(), run.err());
+    assertTrue(
+        head(run.out(), "formula_1").endsWith("samples: none (no --databases given): reviewed from the schema only"),
+        run.out());
+    // BIRD's formula_1: data/overrides.json, Spider's review, is not applied to it unless asked
+    assertTrue(run.out().startsWith("review: formula_1; rules rules; overrides none (0 entries)"), run.out());
+    assertTrue(entry(run.out(), "drivers.driverId").matches("(?s)! drivers\\.driverId .* Public +=.*"), run.out());
+    assertTrue(run.out().contains(", 0 overridden;"), run.out());
+  }
+
+  @Test
+  void explicitOverridesApplyToAnotherBenchmark() throws IOException {
+    Path overrides =
+        Files.writeString(
+            dir.resolve("kaggle.json"),
+            """
+            [{"db_id": "TheHistoryofBaseball", "table": "salary", "column": "team_id",
+              "auto_policy": "JoinOnly", "final_policy": "Public", "reason": "salary.team_id test"}]
+            """);
+    Run run = review("--tables", kaggleTables(), "--db", "TheHistoryofBaseball", "--overrides", overrides.toString());
+    assertEquals(0, run.code(), run.err());
+    assertTrue(run.out().startsWith("review: TheHistoryofBaseball; rules rules; overrides " + overrides + " (1 entries)"), run.out());
+    String team = entry(run.out(), "salary.team_id");
+    assertTrue(team.matches("(?s)  .*JoinOnly +Public .*") && team.contains("override: salary.team_id test"), team);
+  }
+
+  @Test
+  void spiderOverridesOnAnotherBenchmarkNameTheirUnknownDatabases() {
+    Run run = main("review", "--tables", kaggleTables(), "--overrides", "data/overrides.json");
+    assertEquals(Main.BAD_INPUT, run.code(), run.out());
+    assertTrue(run.err().contains("data/overrides.json") && run.err().contains("names no database of the schema file"), run.err());
+  }
+
+  @Test
+  void aMissingTablesFileIsBadInputThatNamesIt() {
+    Path missing = dir.resolve("no_tables.json");
+    Run run = main("review", "--tables", missing.toString());
+    assertEquals(Main.BAD_INPUT, run.code());
+    assertTrue(run.err().contains("error: " + missing + ": file not found"), run.err());
+  }
+
+  @Test
+  void aMissingDatabasesFolderIsBadInputThatNamesIt() {
+    Path missing = dir.resolve("no_databases");
+    Run run = main("review", "--tables", kaggleTables(), "--databases", missing.toString());
+    assertEquals(Main.BAD_INPUT, run.code());
+    assertTrue(run.err().contains("error: " + missing + ": folder not found (--databases)"), run.err());
+  }
+
+  @Test
+  void anUnknownDatabaseOfATablesFileIsAUsageErrorThatNamesTheFile() {
+    Run run = main("review", "--tables", kaggleTables(), "--db", "concert_singer");
+    assertEquals(2, run.code());
+    assertTrue(run.err().contains("unknown database 'concert_singer': not in " + kaggleTables()), run.err());
+  }
+
+  @Test
+  void spiderAndTablesTogetherOrDatabasesAloneAreUsageErrors() {
+    Run both = main("review", "--spider", TestData.spiderDir().toString(), "--tables", kaggleTables());
+    assertEquals(2, both.code());
+    assertTrue(both.err().contains("give either --spider or --tables [--databases]"), both.err());
+    Run alone = main("review", "--databases", kaggleDatabases());
+    assertEquals(2, alone.code());
+    assertTrue(alone.err().contains("--databases needs --tables"), alone.err());
+  }
+
   @Test
   void anUnknownDatabaseIsAUsageError() throws IOException {
     Run run =
