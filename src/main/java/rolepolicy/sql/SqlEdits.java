@@ -7,7 +7,10 @@ import net.sf.jsqlparser.schema.Column;
 
 /**
  * One-edit rewrites of SQL text at the spans an analysis found. Everything outside the edited span
- * stays as it was, byte for byte.
+ * stays as it was, byte for byte. A name that is not a plain word is written in backticks ({@code
+ * `Free Meal Count (K-12)`}). An edited SELECT item of a FROM subquery or common table that is a
+ * bare column without alias keeps its output name with {@code AS}: the query that reads the table
+ * reads the column by that name.
  */
 public final class SqlEdits {
   private static final Pattern PLAIN_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
@@ -25,7 +28,10 @@ public final class SqlEdits {
    */
   public static String replaceColumn(String sql, TextRef ref, String newColumnName) {
     String name = identifier(newColumnName);
-    return splice(sql, ref.nameSpan(), ref.unqualified() ? ref.qualifier() + "." + name : name);
+    return splice(
+        sql,
+        ref.nameSpan(),
+        (ref.unqualified() ? ref.qualifier() + "." + name : name) + keptName(sql, ref));
   }
 
   /** Wraps the SELECT item holding the reference: {@code T1.price} → {@code AVG(T1.price)}. */
@@ -34,7 +40,7 @@ public final class SqlEdits {
     if (!FUNCTION_NAME.matcher(aggregate).matches()) {
       throw new IllegalArgumentException("not a function name: " + aggregate);
     }
-    return splice(sql, item, aggregate + "(" + text(sql, item) + ")");
+    return splice(sql, item, aggregate + "(" + text(sql, item) + ")" + keptName(sql, ref));
   }
 
   /**
@@ -59,6 +65,21 @@ public final class SqlEdits {
     }
     Span end = new Span(analysis.selectListEnd(), analysis.selectListEnd());
     return splice(sql, end, ", " + table.qualifier() + "." + identifier(columnName));
+  }
+
+  /**
+   * {@code " AS name"}, the column's name as written, when the reference is a whole SELECT item
+   * without alias of a FROM subquery or a common table, whose output name the edit would change;
+   * else empty. Top-level items and those of other nested queries are read by position.
+   */
+  private static String keptName(String sql, TextRef ref) {
+    if (ref.selectItem() >= 0
+        || ref.itemSpan() == null
+        || !ref.itemSpan().equals(ref.columnSpan())
+        || !NamedItems.unaliased(sql).contains(ref.itemSpan())) {
+      return "";
+    }
+    return " AS " + text(sql, ref.nameSpan());
   }
 
   /**
