@@ -216,21 +216,46 @@ class SqlAnalyzerTest {
         assertThrows(SqlAnalysisException.class, () -> ANALYZER.analyse("SELECT Name FROM singers"))
             .getMessage());
     assertEquals(
-        "cannot resolve column T1.Nme: table singer has no column Nme",
+        "cannot resolve column T1.Nme at offset 7: table singer has no column Nme",
         assertThrows(
                 SqlAnalysisException.class,
                 () -> ANALYZER.analyse("SELECT T1.Nme FROM singer AS T1"))
             .getMessage());
     assertEquals(
-        "cannot resolve column T9.Name: no table or alias T9 in FROM",
+        "cannot resolve column T9.Name at offset 7: no table or alias T9 in FROM",
         assertThrows(
                 SqlAnalysisException.class,
                 () -> ANALYZER.analyse("SELECT T9.Name FROM singer AS T1"))
             .getMessage());
     assertEquals(
-        "cannot resolve column Capacity: no table in FROM has a column Capacity",
+        "cannot resolve column Capacity at offset 7: no table in FROM has a column Capacity",
         assertThrows(
                 SqlAnalysisException.class, () -> ANALYZER.analyse("SELECT Capacity FROM singer"))
             .getMessage());
+  }
+
+  @Test
+  void errorsQuoteAShortExcerptNotTheWholeQuery() {
+    String longList = "'[" + "1, ".repeat(200) + "2]'";
+    String message =
+        assertThrows(
+                SqlAnalysisException.class,
+                () -> ANALYZER.analyse("SELECT value FROM json_each(" + longList + ")"))
+            .getMessage();
+    assertEquals(
+        "unsupported FROM item: json_each('[1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, …",
+        message);
+    assertEquals(
+        "an alias on a parenthesised join is not supported: (singer AS T1 JOIN concert AS T2 ON"
+            + " T1.Singer_ID = T2.concer…",
+        assertThrows(
+                SqlAnalysisException.class,
+                () ->
+                    ANALYZER.analyse(
+                        "SELECT Name FROM (singer AS T1 JOIN concert AS T2 ON T1.Singer_ID ="
+                            + " T2.concert_ID\n\n   JOIN stadium AS T3 ON T2.Stadium_ID ="
+                            + " T3.Stadium_ID) AS j"))
+            .getMessage());
+    assertEquals("short text", SqlAnalysisException.excerpt("  short\n\ttext "));
   }
 }
