@@ -1,5 +1,7 @@
 package rolepolicy.sql;
 
+import java.util.Locale;
+import java.util.Set;
 import java.util.regex.Pattern;
 import net.sf.jsqlparser.JSQLParserException;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
@@ -15,6 +17,31 @@ import net.sf.jsqlparser.schema.Column;
 public final class SqlEdits {
   private static final Pattern PLAIN_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
   private static final Pattern FUNCTION_NAME = Pattern.compile("[A-Za-z_]+");
+
+  /**
+   * SQLite's keywords (its documentation lists these 147): a column of such a name is written
+   * quoted, though SQLite reads some of them as names where nothing else fits ({@code index} it
+   * does not).
+   */
+  private static final Set<String> SQLITE_KEYWORDS =
+      Set.of(
+          "ABORT", "ACTION", "ADD", "AFTER", "ALL", "ALTER", "ALWAYS", "ANALYZE", "AND", "AS", "ASC",
+          "ATTACH", "AUTOINCREMENT", "BEFORE", "BEGIN", "BETWEEN", "BY", "CASCADE", "CASE", "CAST",
+          "CHECK", "COLLATE", "COLUMN", "COMMIT", "CONFLICT", "CONSTRAINT", "CREATE", "CROSS",
+          "CURRENT", "CURRENT_DATE", "CURRENT_TIME", "CURRENT_TIMESTAMP", "DATABASE", "DEFAULT",
+          "DEFERRABLE", "DEFERRED", "DELETE", "DESC", "DETACH", "DISTINCT", "DO", "DROP", "EACH",
+          "ELSE", "END", "ESCAPE", "EXCEPT", "EXCLUDE", "EXCLUSIVE", "EXISTS", "EXPLAIN", "FAIL",
+          "FILTER", "FIRST", "FOLLOWING", "FOR", "FOREIGN", "FROM", "FULL", "GENERATED", "GLOB",
+          "GROUP", "GROUPS", "HAVING", "IF", "IGNORE", "IMMEDIATE", "IN", "INDEX", "INDEXED",
+          "INITIALLY", "INNER", "INSERT", "INSTEAD", "INTERSECT", "INTO", "IS", "ISNULL", "JOIN",
+          "KEY", "LAST", "LEFT", "LIKE", "LIMIT", "MATCH", "MATERIALIZED", "NATURAL", "NO", "NOT",
+          "NOTHING", "NOTNULL", "NULL", "NULLS", "OF", "OFFSET", "ON", "OR", "ORDER", "OTHERS",
+          "OUTER", "OVER", "PARTITION", "PLAN", "PRAGMA", "PRECEDING", "PRIMARY", "QUERY", "RAISE",
+          "RANGE", "RECURSIVE", "REFERENCES", "REGEXP", "REINDEX", "RELEASE", "RENAME", "REPLACE",
+          "RESTRICT", "RETURNING", "RIGHT", "ROLLBACK", "ROW", "ROWS", "SAVEPOINT", "SELECT", "SET",
+          "TABLE", "TEMP", "TEMPORARY", "THEN", "TIES", "TO", "TRANSACTION", "TRIGGER", "UNBOUNDED",
+          "UNION", "UNIQUE", "UPDATE", "USING", "VACUUM", "VALUES", "VIEW", "VIRTUAL", "WHEN",
+          "WHERE", "WINDOW", "WITH", "WITHOUT");
 
   /** Column names as SQL text, decided once each (a parse per name is slow). */
   private static final NameMemo<String> IDENTIFIERS = new NameMemo<>(SqlEdits::writeIdentifier);
@@ -83,15 +110,17 @@ public final class SqlEdits {
   }
 
   /**
-   * A column name as SQL text: as it is when the parser reads it as a plain name, else in
-   * backticks.
+   * A column name as SQL text: as it is when it is a plain word that is no SQLite keyword and the
+   * parser reads as a column, else in backticks.
    */
   static String identifier(String name) {
     return IDENTIFIERS.get(name);
   }
 
   private static String writeIdentifier(String name) {
-    return PLAIN_NAME.matcher(name).matches() && readsAsColumn(name, name)
+    return PLAIN_NAME.matcher(name).matches()
+            && !SQLITE_KEYWORDS.contains(name.toUpperCase(Locale.ROOT))
+            && readsAsColumn(name, name)
         ? name
         : "`" + name.replace("`", "``") + "`";
   }

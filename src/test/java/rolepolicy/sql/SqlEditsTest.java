@@ -198,4 +198,18 @@ class SqlEditsTest {
             + " (SELECT singer.Price AS Age FROM singer)))",
         SqlEdits.replaceColumn(nested, ref(nested, 2), "Price"));
   }
+
+  @Test
+  void sqliteKeywordsAndNamesThatAreNoPlainWordAreWrittenInBackticks() {
+    assertEquals("`index`", SqlEdits.identifier("index"));
+    assertEquals("`No`", SqlEdits.identifier("No"));
+    assertEquals("`Free Meal Count (K-12)`", SqlEdits.identifier("Free Meal Count (K-12)"));
+    assertEquals("`Percent (%) Eligible FRPM`", SqlEdits.identifier("Percent (%) Eligible FRPM"));
+    assertEquals("`T-CHO`", SqlEdits.identifier("T-CHO"));
+    assertEquals("`2FM_MHz`", SqlEdits.identifier("2FM_MHz"));
+    assertEquals("`a``b`", SqlEdits.identifier("a`b"));
+    assertEquals("Name", SqlEdits.identifier("Name"));
+    assertEquals("Year", SqlEdits.identifier("Year"));
+    assertEquals("date", SqlEdits.identifier("date"));
+  }
 }
