@@ -58,13 +58,10 @@ final class NamedItems {
     } else if (select instanceof PlainSelect plain) {
       plainSelect(plain, named);
     }
+    // JSqlParser reads no nested query in LIMIT itself, only in OFFSET.
     List<Expression> tail = new ArrayList<>();
     if (select.getOrderByElements() != null) {
       select.getOrderByElements().forEach(o -> tail.add(o.getExpression()));
-    }
-    if (select.getLimit() != null) {
-      tail.add(select.getLimit().getRowCount());
-      tail.add(select.getLimit().getOffset());
     }
     if (select.getOffset() != null) {
       tail.add(select.getOffset().getOffset());
