@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,7 +17,12 @@ import java.util.Map;
 import java.util.Set;
 import rolepolicy.model.SchemaColumn;
 
-/** Reads Spider's {@code tables.json} into schemas keyed by {@code db_id}, in file order. */
+/**
+ * Reads Spider's {@code tables.json} into schemas keyed by {@code db_id}, in file order. Names are
+ * taken as written, spaces, parentheses and any case included (BIRD's {@code Free Meal Count
+ * (K-12)}); a table named twice in one database, or a column named twice in one table, ignoring
+ * case, is refused: SQLite allows neither, and the {@code table.column} keys would collide.
+ */
 public final class SchemaReader {
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -47,7 +53,17 @@ public final class SchemaReader {
     String dbId = text(db, "db_id", where);
     where = where + " (" + dbId + ")";
     List<String> tables = new ArrayList<>();
+    Map<String, Integer> tableIndexes = new HashMap<>();
     for (JsonNode t : array(db, "table_names_original", where)) {
+      Integer earlier = tableIndexes.putIfAbsent(t.asText().toLowerCase(Locale.ROOT), tables.size());
+      if (earlier != null) {
+        throw new InputException(
+            String.format(
+                Locale.ROOT,
+                "%s: table_names_original[%d] '%s' repeats table_names_original[%d] '%s'"
+                    + " (names are compared ignoring case)",
+                where, tables.size(), t.asText(), earlier, tables.get(earlier)));
+      }
       tables.add(t.asText());
     }
     JsonNode names = array(db, "column_names_original", where);
@@ -61,6 +77,7 @@ public final class SchemaReader {
       }
     }
     List<SchemaColumn> columns = new ArrayList<>();
+    Map<String, Integer> columnIndexes = new HashMap<>();
     for (int i = 0; i < names.size(); i++) {
       JsonNode pair = names.get(i);
       if (!pair.isArray() || pair.size() != 2 || !pair.get(0).isInt()) {
@@ -68,6 +85,18 @@ public final class SchemaReader {
       }
       int tableIndex = pair.get(0).asInt();
       String table = tableIndex < 0 ? "" : tableAt(tables, tableIndex, where, i);
+      if (tableIndex >= 0) {
+        String key = table.toLowerCase(Locale.ROOT) + "." + pair.get(1).asText().toLowerCase(Locale.ROOT);
+        Integer earlier = columnIndexes.putIfAbsent(key, i);
+        if (earlier != null) {
+          throw new InputException(
+              String.format(
+                  Locale.ROOT,
+                  "%s: column_names_original[%d] '%s' repeats column_names_original[%d] '%s' of"
+                      + " table %s (names are compared ignoring case)",
+                  where, i, pair.get(1).asText(), earlier, names.get(earlier).get(1).asText(), table));
+        }
+      }
       columns.add(
           new SchemaColumn(
               dbId, i, table, pair.get(1).asText(), types.path(i).asText(""), primaryKeys.contains(i)));

@@ -124,7 +124,7 @@ final class ExpressionOperands extends ExpressionVisitorAdapter<Void> {
       if (of(expression).stream().anyMatch(o -> o instanceof Operand.NestedQuery)) {
         throw new SqlAnalysisException(
             "a nested query in a window's PARTITION BY or ORDER BY is not supported: "
-                + expression);
+                + SqlAnalysisException.excerpt(expression));
       }
     }
   }

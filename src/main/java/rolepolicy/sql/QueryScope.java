@@ -86,6 +86,7 @@ final class QueryScope {
   record Alias(SelectItem<?> item, QueryScope owner) implements Resolution {}
 
   private final Schema schema;
+  private final TextPositions positions;
   private final QueryScope outer;
   private final CommonTables commonTables;
   private final PlainSelect select;
@@ -94,8 +95,13 @@ final class QueryScope {
   private boolean aliasesVisible;
 
   private QueryScope(
-      Schema schema, QueryScope outer, CommonTables commonTables, PlainSelect select) {
+      Schema schema,
+      TextPositions positions,
+      QueryScope outer,
+      CommonTables commonTables,
+      PlainSelect select) {
     this.schema = schema;
+    this.positions = positions;
     this.outer = outer;
     this.commonTables = commonTables;
     this.select = select;
@@ -113,19 +119,19 @@ final class QueryScope {
       QueryScope outer,
       CommonTables commonTables,
       TextPositions positions) {
-    QueryScope scope = new QueryScope(schema, outer, commonTables, select);
+    QueryScope scope = new QueryScope(schema, positions, outer, commonTables, select);
     if (select.getFromItem() != null) {
-      scope.entries.addAll(scope.group(select.getFromItem(), select.getJoins(), positions));
+      scope.entries.addAll(scope.group(select.getFromItem(), select.getJoins()));
     }
     return scope;
   }
 
   /** One FROM list: its first item and its joins; records the join steps. */
-  private List<Entry> group(FromItem first, List<Join> joins, TextPositions positions) {
-    List<Entry> list = new ArrayList<>(expand(first, positions));
+  private List<Entry> group(FromItem first, List<Join> joins) {
+    List<Entry> list = new ArrayList<>(expand(first));
     if (joins != null) {
       for (Join join : joins) {
-        List<Entry> right = expand(join.getRightItem(), positions);
+        List<Entry> right = expand(join.getRightItem());
         joinSteps.add(new JoinStep(join, List.copyOf(list), right));
         list.addAll(right);
       }
@@ -133,18 +139,19 @@ final class QueryScope {
     return list;
   }
 
-  private List<Entry> expand(FromItem item, TextPositions positions) {
+  private List<Entry> expand(FromItem item) {
     if (item instanceof ParenthesedFromItem group) {
       if (group.getAlias() != null) {
         throw new SqlAnalysisException(
-            "an alias on a parenthesised join is not supported: " + item);
+            "an alias on a parenthesised join is not supported: "
+                + SqlAnalysisException.excerpt(item));
       }
-      return group(group.getFromItem(), group.getJoins(), positions);
+      return group(group.getFromItem(), group.getJoins());
     }
-    return List.of(entry(item, positions));
+    return List.of(entry(item));
   }
 
-  private Entry entry(FromItem item, TextPositions positions) {
+  private Entry entry(FromItem item) {
     String alias = item.getAlias() == null ? null : item.getAlias().getName();
     if (item instanceof Table table) {
       String name = unquote(table.getName());
@@ -165,7 +172,7 @@ final class QueryScope {
       return new Entry(
           null, alias, null, OutputColumns.of(query, schema, commonTables, positions), query);
     }
-    throw new SqlAnalysisException("unsupported FROM item: " + item);
+    throw new SqlAnalysisException("unsupported FROM item: " + SqlAnalysisException.excerpt(item));
   }
 
   /** The FROM entries, parenthesised groups flattened, in text order. */
@@ -312,8 +319,11 @@ final class QueryScope {
         .findFirst();
   }
 
-  private static SqlAnalysisException unresolved(Column column, String why) {
-    return new SqlAnalysisException("cannot resolve column " + column + ": " + why);
+  /** The error for a column that does not resolve: its text, where it stands, and why. */
+  private SqlAnalysisException unresolved(Column column, String why) {
+    String where =
+        column.getASTNode() == null ? "" : " at offset " + positions.node(column).start();
+    return new SqlAnalysisException("cannot resolve column " + column + where + ": " + why);
   }
 
   static String unquote(String identifier) {

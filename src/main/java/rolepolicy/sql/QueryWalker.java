@@ -242,23 +242,15 @@ final class QueryWalker {
    */
   private void using(Column column, QueryScope.JoinStep step, QueryScope scope) {
     String name = QueryScope.unquote(column.getColumnName());
+    Span span = positions.node(column);
+    String what = "cannot resolve USING column " + name + " at offset " + span.start();
     QueryScope.Resolution left =
         first(step.left(), name, scope)
-            .orElseThrow(
-                () ->
-                    new SqlAnalysisException(
-                        "cannot resolve USING column "
-                            + name
-                            + ": no table before the JOIN has it"));
+            .orElseThrow(() -> new SqlAnalysisException(what + ": no table before the JOIN has it"));
     QueryScope.Resolution right =
         first(step.right(), name, scope)
             .orElseThrow(
-                () ->
-                    new SqlAnalysisException(
-                        "cannot resolve USING column "
-                            + name
-                            + ": the joined table has no such column"));
-    Span span = positions.node(column);
+                () -> new SqlAnalysisException(what + ": the joined table has no such column"));
     addJoinColumn(left, span);
     addJoinColumn(right, span);
   }
@@ -367,7 +359,8 @@ final class QueryWalker {
       end--;
     }
     if (end < 1) {
-      throw new SqlAnalysisException("cannot find the expression of SELECT item " + item);
+      throw new SqlAnalysisException(
+          "cannot find the expression of SELECT item " + SqlAnalysisException.excerpt(item));
     }
     return positions.between(tokens.get(0), tokens.get(end - 1));
   }

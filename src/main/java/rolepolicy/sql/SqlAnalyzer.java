@@ -57,15 +57,11 @@ public final class SqlAnalyzer {
    * A parsed query, and the positions of the text the parser read: the SQL text, with the SQLite
    * operators JSqlParser lacks replaced by same-length ones ({@link SqliteOperators}).
    */
-  private record Parsed(Select select, TextPositions positions) {}
+  record Parsed(Select select, TextPositions positions) {}
 
   /** At most this many operators are replaced before the parse gives up. */
   private static final int MAX_REPLACEMENTS = 100;
 
-  /**
-   * Parses exactly one SELECT statement (an optional trailing semicolon allowed) with JSqlParser;
-   * identifiers may be quoted as {@code "x"}, {@code `x`} or {@code [x]}.
-   */
   /**
    * The one SELECT statement of a text, parsed as the analyser parses it (SQLite's operators that
    * JSqlParser lacks included); anything else is a {@link SqlAnalysisException}.
@@ -74,7 +70,11 @@ public final class SqlAnalyzer {
     return parse(sql).select();
   }
 
-  private static Parsed parse(String sql) {
+  /**
+   * Parses exactly one SELECT statement (an optional trailing semicolon allowed) with JSqlParser;
+   * identifiers may be quoted as {@code "x"}, {@code `x`} or {@code [x]}.
+   */
+  static Parsed parse(String sql) {
     if (sql.isBlank()) {
       throw new SqlAnalysisException("empty SQL text");
     }

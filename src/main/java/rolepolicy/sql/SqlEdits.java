@@ -1,5 +1,7 @@
 package rolepolicy.sql;
 
+import java.util.Locale;
+import java.util.Set;
 import java.util.regex.Pattern;
 import net.sf.jsqlparser.JSQLParserException;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
@@ -7,11 +9,39 @@ import net.sf.jsqlparser.schema.Column;
 
 /**
  * One-edit rewrites of SQL text at the spans an analysis found. Everything outside the edited span
- * stays as it was, byte for byte.
+ * stays as it was, byte for byte. A name that is not a plain word is written in backticks ({@code
+ * `Free Meal Count (K-12)`}). An edited SELECT item of a FROM subquery or common table that is a
+ * bare column without alias keeps its output name with {@code AS}: the query that reads the table
+ * reads the column by that name.
  */
 public final class SqlEdits {
   private static final Pattern PLAIN_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
   private static final Pattern FUNCTION_NAME = Pattern.compile("[A-Za-z_]+");
+
+  /**
+   * SQLite's keywords (its documentation lists these 147): a column of such a name is written
+   * quoted, though SQLite reads some of them as names where nothing else fits ({@code index} it
+   * does not).
+   */
+  private static final Set<String> SQLITE_KEYWORDS =
+      Set.of(
+          "ABORT", "ACTION", "ADD", "AFTER", "ALL", "ALTER", "ALWAYS", "ANALYZE", "AND", "AS", "ASC",
+          "ATTACH", "AUTOINCREMENT", "BEFORE", "BEGIN", "BETWEEN", "BY", "CASCADE", "CASE", "CAST",
+          "CHECK", "COLLATE", "COLUMN", "COMMIT", "CONFLICT", "CONSTRAINT", "CREATE", "CROSS",
+          "CURRENT", "CURRENT_DATE", "CURRENT_TIME", "CURRENT_TIMESTAMP", "DATABASE", "DEFAULT",
+          "DEFERRABLE", "DEFERRED", "DELETE", "DESC", "DETACH", "DISTINCT", "DO", "DROP", "EACH",
+          "ELSE", "END", "ESCAPE", "EXCEPT", "EXCLUDE", "EXCLUSIVE", "EXISTS", "EXPLAIN", "FAIL",
+          "FILTER", "FIRST", "FOLLOWING", "FOR", "FOREIGN", "FROM", "FULL", "GENERATED", "GLOB",
+          "GROUP", "GROUPS", "HAVING", "IF", "IGNORE", "IMMEDIATE", "IN", "INDEX", "INDEXED",
+          "INITIALLY", "INNER", "INSERT", "INSTEAD", "INTERSECT", "INTO", "IS", "ISNULL", "JOIN",
+          "KEY", "LAST", "LEFT", "LIKE", "LIMIT", "MATCH", "MATERIALIZED", "NATURAL", "NO", "NOT",
+          "NOTHING", "NOTNULL", "NULL", "NULLS", "OF", "OFFSET", "ON", "OR", "ORDER", "OTHERS",
+          "OUTER", "OVER", "PARTITION", "PLAN", "PRAGMA", "PRECEDING", "PRIMARY", "QUERY", "RAISE",
+          "RANGE", "RECURSIVE", "REFERENCES", "REGEXP", "REINDEX", "RELEASE", "RENAME", "REPLACE",
+          "RESTRICT", "RETURNING", "RIGHT", "ROLLBACK", "ROW", "ROWS", "SAVEPOINT", "SELECT", "SET",
+          "TABLE", "TEMP", "TEMPORARY", "THEN", "TIES", "TO", "TRANSACTION", "TRIGGER", "UNBOUNDED",
+          "UNION", "UNIQUE", "UPDATE", "USING", "VACUUM", "VALUES", "VIEW", "VIRTUAL", "WHEN",
+          "WHERE", "WINDOW", "WITH", "WITHOUT");
 
   /** Column names as SQL text, decided once each (a parse per name is slow). */
   private static final NameMemo<String> IDENTIFIERS = new NameMemo<>(SqlEdits::writeIdentifier);
@@ -25,7 +55,10 @@ public final class SqlEdits {
    */
   public static String replaceColumn(String sql, TextRef ref, String newColumnName) {
     String name = identifier(newColumnName);
-    return splice(sql, ref.nameSpan(), ref.unqualified() ? ref.qualifier() + "." + name : name);
+    return splice(
+        sql,
+        ref.nameSpan(),
+        (ref.unqualified() ? ref.qualifier() + "." + name : name) + keptName(sql, ref));
   }
 
   /** Wraps the SELECT item holding the reference: {@code T1.price} → {@code AVG(T1.price)}. */
@@ -34,7 +67,7 @@ public final class SqlEdits {
     if (!FUNCTION_NAME.matcher(aggregate).matches()) {
       throw new IllegalArgumentException("not a function name: " + aggregate);
     }
-    return splice(sql, item, aggregate + "(" + text(sql, item) + ")");
+    return splice(sql, item, aggregate + "(" + text(sql, item) + ")" + keptName(sql, ref));
   }
 
   /**
@@ -62,15 +95,32 @@ public final class SqlEdits {
   }
 
   /**
-   * A column name as SQL text: as it is when the parser reads it as a plain name, else in
-   * backticks.
+   * {@code " AS name"}, the column's name as written, when the reference is a whole SELECT item
+   * without alias of a FROM subquery or a common table, whose output name the edit would change;
+   * else empty. Top-level items and those of other nested queries are read by position.
+   */
+  private static String keptName(String sql, TextRef ref) {
+    if (ref.selectItem() >= 0
+        || ref.itemSpan() == null
+        || !ref.itemSpan().equals(ref.columnSpan())
+        || !NamedItems.unaliased(sql).contains(ref.itemSpan())) {
+      return "";
+    }
+    return " AS " + text(sql, ref.nameSpan());
+  }
+
+  /**
+   * A column name as SQL text: as it is when it is a plain word that is no SQLite keyword and the
+   * parser reads as a column, else in backticks.
    */
   static String identifier(String name) {
     return IDENTIFIERS.get(name);
   }
 
   private static String writeIdentifier(String name) {
-    return PLAIN_NAME.matcher(name).matches() && readsAsColumn(name, name)
+    return PLAIN_NAME.matcher(name).matches()
+            && !SQLITE_KEYWORDS.contains(name.toUpperCase(Locale.ROOT))
+            && readsAsColumn(name, name)
         ? name
         : "`" + name.replace("`", "``") + "`";
   }

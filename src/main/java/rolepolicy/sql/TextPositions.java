@@ -68,7 +68,8 @@ final class TextPositions {
   Span node(ASTNodeAccess element) {
     SimpleNode node = element.getASTNode();
     if (node == null) {
-      throw new SqlAnalysisException("no source position for '" + element + "'");
+      throw new SqlAnalysisException(
+          "no source position for '" + SqlAnalysisException.excerpt(element) + "'");
     }
     return between(node.jjtGetFirstToken(), node.jjtGetLastToken());
   }

@@ -549,16 +549,16 @@ class SqlAnalyzerModelSqlTest {
     assertTrue(
         error("SELECT Name FROM singer WHERE Age >").startsWith("cannot parse SQL at line 1"));
     assertEquals(
-        "cannot resolve column t.Age: derived table t has no column Age",
+        "cannot resolve column t.Age at offset 7: derived table t has no column Age",
         error("SELECT t.Age FROM (SELECT Name FROM singer) AS t"));
     assertEquals(
-        "cannot resolve column Nme: no table in FROM has a column Nme",
+        "cannot resolve column Nme at offset 43: no table in FROM has a column Nme",
         error("WITH t AS (SELECT Name FROM singer) SELECT Nme FROM t"));
     assertEquals(
-        "cannot resolve USING column Theme: no table before the JOIN has it",
+        "cannot resolve USING column Theme at offset 44: no table before the JOIN has it",
         error("SELECT Name FROM singer JOIN concert USING (Theme)"));
     assertEquals(
-        "cannot resolve USING column Age: the joined table has no such column",
+        "cannot resolve USING column Age at offset 44: the joined table has no such column",
         error("SELECT Name FROM singer JOIN concert USING (Age)"));
     assertEquals(
         "WITH t names 2 columns but its query has 1",

@@ -216,21 +216,195 @@ class SqlAnalyzerTest {
         assertThrows(SqlAnalysisException.class, () -> ANALYZER.analyse("SELECT Name FROM singers"))
             .getMessage());
     assertEquals(
-        "cannot resolve column T1.Nme: table singer has no column Nme",
+        "cannot resolve column T1.Nme at offset 7: table singer has no column Nme",
         assertThrows(
                 SqlAnalysisException.class,
                 () -> ANALYZER.analyse("SELECT T1.Nme FROM singer AS T1"))
             .getMessage());
     assertEquals(
-        "cannot resolve column T9.Name: no table or alias T9 in FROM",
+        "cannot resolve column T9.Name at offset 7: no table or alias T9 in FROM",
         assertThrows(
                 SqlAnalysisException.class,
                 () -> ANALYZER.analyse("SELECT T9.Name FROM singer AS T1"))
             .getMessage());
     assertEquals(
-        "cannot resolve column Capacity: no table in FROM has a column Capacity",
+        "cannot resolve column Capacity at offset 7: no table in FROM has a column Capacity",
         assertThrows(
                 SqlAnalysisException.class, () -> ANALYZER.analyse("SELECT Capacity FROM singer"))
             .getMessage());
+  }
+
+  @Test
+  void errorsQuoteAShortExcerptNotTheWholeQuery() {
+    String longList = "'[" + "1, ".repeat(200) + "2]'";
+    String message =
+        assertThrows(
+                SqlAnalysisException.class,
+                () -> ANALYZER.analyse("SELECT value FROM json_each(" + longList + ")"))
+            .getMessage();
+    assertEquals(
+        "unsupported FROM item: json_each('[1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, …",
+        message);
+    assertEquals(
+        "an alias on a parenthesised join is not supported: (singer AS T1 JOIN concert AS T2 ON"
+            + " T1.Singer_ID = T2.concer…",
+        assertThrows(
+                SqlAnalysisException.class,
+                () ->
+                    ANALYZER.analyse(
+                        "SELECT Name FROM (singer AS T1 JOIN concert AS T2 ON T1.Singer_ID ="
+                            + " T2.concert_ID\n\n   JOIN stadium AS T3 ON T2.Stadium_ID ="
+                            + " T3.Stadium_ID) AS j"))
+            .getMessage());
+    assertEquals("short text", SqlAnalysisException.excerpt("  short\n\ttext "));
+  }
+
+  // BIRD's SQLite (docs/decisions.md, "BIRD and KaggleDBQA SQL")
+
+  private static final SqlAnalyzer SCHOOLS = new SqlAnalyzer(TestSchemas.SCHOOLS);
+
+  private static List<String> schoolRefs(String sql) {
+    return SCHOOLS.analyse(sql).refs().stream()
+        .map(r -> r.column() + " " + r.role() + " " + r.aggId() + " " + r.selectItem())
+        .toList();
+  }
+
+  @Test
+  void backquotedDoubleQuotedAndBracketedNamesWithSpacesAndParentheses() {
+    String sql =
+        "SELECT `Free Meal Count (K-12)` / \"Enrollment (K-12)\", T.[County Name] FROM \"frpm\" AS T"
+            + " WHERE T.`Percent (%) Eligible FRPM (K-12)` > 0.5";
+    assertEquals(
+        List.of(
+            "frpm.free meal count (k-12) SelectExpr 0 0",
+            "frpm.enrollment (k-12) SelectExpr 0 0",
+            "frpm.county name SelectExpr 0 1",
+            "frpm.percent (%) eligible frpm (k-12) WherePred 0 -1"),
+        schoolRefs(sql));
+    List<TextRef> refs = SCHOOLS.analyse(sql).refs();
+    assertEquals("\"Enrollment (K-12)\"", refs.get(1).nameSpan().text(sql));
+    assertEquals("T.[County Name]", refs.get(2).columnSpan().text(sql));
+    assertEquals("`Percent (%) Eligible FRPM (K-12)`", refs.get(3).nameSpan().text(sql));
+    assertEquals("\"frpm\"", SCHOOLS.analyse(sql).fromTables().get(0).table());
+  }
+
+  @Test
+  void arithmeticOnCastAggregatesGivesEachColumnItsOwnAggregate() {
+    String sql =
+        "SELECT CAST(SUM(T1.`Free Meal Count (K-12)`) AS REAL) * 100 / COUNT(T2.CDSCode)"
+            + " FROM frpm AS T1 INNER JOIN schools AS T2 ON T1.CDSCode = T2.CDSCode";
+    assertEquals(
+        List.of(
+            "frpm.free meal count (k-12) AggArg 4 0",
+            "schools.cdscode AggArg 3 0",
+            "frpm.cdscode JoinCond 0 -1",
+            "schools.cdscode JoinCond 0 -1"),
+        schoolRefs(sql));
+    List<TextRef> refs = SCHOOLS.analyse(sql).refs();
+    assertEquals("SUM(T1.`Free Meal Count (K-12)`)", refs.get(0).aggregateSpan().text(sql));
+    assertEquals("COUNT(T2.CDSCode)", refs.get(1).aggregateSpan().text(sql));
+    assertEquals(
+        "CAST(SUM(T1.`Free Meal Count (K-12)`) AS REAL) * 100 / COUNT(T2.CDSCode)",
+        refs.get(1).itemSpan().text(sql));
+  }
+
+  @Test
+  void conditionalAggregationPutsTheConditionsColumnsUnderTheAggregate() {
+    assertEquals(
+        List.of(
+            "schools.county AggArg 4 0",
+            "schools.virtual AggArg 3 1",
+            "schools.school AggArg 3 1",
+            "schools.opendate AggArg 5 2"),
+        schoolRefs(
+            "SELECT SUM(CASE WHEN County = 'Alameda' THEN 1 ELSE 0 END),"
+                + " COUNT(IIF(Virtual = 'F', School, NULL)),"
+                + " AVG(CASE WHEN OpenDate IS NULL THEN 0 ELSE 1 END) FROM schools"));
+  }
+
+  @Test
+  void anAggregateInsideCaseOrIifIsThatAggregateAndTheRestIsSelected() {
+    assertEquals(
+        List.of(
+            "satscores.avgscrmath AggArg 4 0",
+            "satscores.cds SelectExpr 0 0",
+            "satscores.avgscrmath AggArg 5 1",
+            "satscores.numtsttakr AggArg 5 1"),
+        schoolRefs(
+            "SELECT CASE WHEN SUM(AvgScrMath) > 100 THEN 'high' ELSE cds END,"
+                + " IIF(AVG(AvgScrMath) > AVG(NumTstTakr), 'a', 'b') FROM satscores GROUP BY cds"));
+  }
+
+  @Test
+  void caseAndIifConditionsInASelectItemTakeTheItemsRole() {
+    assertEquals(
+        List.of(
+            "schools.virtual SelectExpr 0 0",
+            "frpm.school name SelectExpr 0 0",
+            "schools.county SelectExpr 0 1",
+            "frpm.cdscode JoinCond 0 -1",
+            "schools.cdscode JoinCond 0 -1",
+            "schools.phone WherePred 0 -1"),
+        schoolRefs(
+            "SELECT CASE WHEN T2.Virtual = 'F' THEN T1.`School Name` END,"
+                + " IIF(T2.County IS NULL, 'none', 'some') FROM frpm AS T1 INNER JOIN schools AS T2"
+                + " ON T1.CDSCode = T2.CDSCode WHERE CASE WHEN T2.Phone IS NULL THEN 0 ELSE 1 END = 1"));
+  }
+
+  @Test
+  void scalarFunctionsAndNullTestsKeepTheColumnsRole() {
+    assertEquals(
+        List.of(
+            "schools.phone SelectExpr 0 0",
+            "schools.opendate SelectExpr 0 1",
+            "schools.opendate SelectExpr 0 2",
+            "schools.school SelectExpr 0 3",
+            "schools.opendate WherePred 0 -1",
+            "schools.county WherePred 0 -1",
+            "schools.phone WherePred 0 -1",
+            "schools.virtual WherePred 0 -1"),
+        schoolRefs(
+            "SELECT SUBSTR(Phone, 1, 3), STRFTIME('%Y', OpenDate),"
+                + " JULIANDAY(OpenDate) - JULIANDAY('2000-01-01'), INSTR(School, ' ') FROM schools"
+                + " WHERE STRFTIME('%Y', OpenDate) = '1990' AND SUBSTR(County, 1, 1) = 'A'"
+                + " AND Phone IS NOT NULL AND Virtual IS NULL"));
+  }
+
+  @Test
+  void limitWithOffsetOrTwoNumbersJudgesNothingOfItsOwn() {
+    String nested =
+        " FROM schools AS T1 JOIN satscores AS T2 ON T1.CDSCode = T2.cds WHERE T2.AvgScrMath ="
+            + " (SELECT AvgScrMath FROM satscores ORDER BY AvgScrMath DESC LIMIT 1, 1)";
+    List<String> expected =
+        List.of(
+            "schools.school SelectExpr 0 0",
+            "schools.cdscode JoinCond 0 -1",
+            "satscores.cds JoinCond 0 -1",
+            "satscores.avgscrmath WherePred 0 -1",
+            "satscores.avgscrmath WherePred 0 -1");
+    assertEquals(expected, schoolRefs("SELECT T1.School" + nested + " LIMIT 3 OFFSET 2"));
+    assertEquals(expected, schoolRefs("SELECT T1.School" + nested + " LIMIT 2, 3"));
+    assertEquals(
+        List.of(
+            "schools.school SelectExpr 0 0",
+            "schools.cdscode WherePred 0 -1",
+            "satscores.cds WherePred 0 -1"),
+        schoolRefs(
+            "SELECT School FROM schools WHERE CDSCode IN (SELECT cds FROM satscores LIMIT 1 OFFSET"
+                + " 1) LIMIT 9, 2"));
+  }
+
+  @Test
+  void aDerivedTableWithAWindowIsReadByName() {
+    assertEquals(
+        List.of(
+            "schools.school SelectExpr 0 -1",
+            "satscores.cds JoinCond 0 -1",
+            "schools.cdscode JoinCond 0 -1",
+            "schools.virtual WherePred 0 -1"),
+        schoolRefs(
+            "SELECT School FROM (SELECT T2.School, RANK() OVER (PARTITION BY T2.County ORDER BY"
+                + " T1.AvgScrMath DESC) AS rnk FROM satscores AS T1 INNER JOIN schools AS T2 ON"
+                + " T1.cds = T2.CDSCode WHERE T2.Virtual = 'F') ranked_schools WHERE rnk <= 5"));
   }
 }

@@ -133,4 +133,83 @@ class SqlEditsTest {
             SqlEdits.appendSelectItem(
                 "SELECT Age FROM singer", analysis, analysis.fromTables().get(0), "Email"));
   }
+
+  @Test
+  void anEditedItemOfAFromSubqueryKeepsItsOutputName() {
+    String sql = "SELECT t.Name FROM (SELECT T1.Name FROM singer AS T1) AS t";
+    String replaced = SqlEdits.replaceColumn(sql, ref(sql, 0), "Home Town");
+    assertEquals(
+        "SELECT t.Name FROM (SELECT T1.`Home Town` AS Name FROM singer AS T1) AS t", replaced);
+    assertEquals(List.of("singer.home town SelectExpr"), refs(replaced));
+    String wrapped = SqlEdits.wrapItem(sql, ref(sql, 0), "AVG");
+    assertEquals("SELECT t.Name FROM (SELECT AVG(T1.Name) AS Name FROM singer AS T1) AS t", wrapped);
+    assertEquals(List.of("singer.name AggArg agg=5"), refs(wrapped));
+    String unqualified = "SELECT count(*) FROM concert JOIN (SELECT `Name` FROM singer)";
+    assertEquals(
+        "SELECT count(*) FROM concert JOIN (SELECT singer.Age AS `Name` FROM singer)",
+        SqlEdits.replaceColumn(unqualified, ref(unqualified, 0), "Age"));
+  }
+
+  @Test
+  void anEditedItemOfACommonTableKeepsItsOutputNameUnlessAColumnListNamesIt() {
+    String sql = "WITH c AS (SELECT Name FROM singer) SELECT Name FROM c";
+    assertEquals(
+        "WITH c AS (SELECT singer.Age AS Name FROM singer) SELECT Name FROM c",
+        SqlEdits.replaceColumn(sql, ref(sql, 0), "Age"));
+    String listed = "WITH c(n) AS (SELECT Name FROM singer) SELECT n FROM c";
+    assertEquals(
+        "WITH c(n) AS (SELECT singer.Age FROM singer) SELECT n FROM c",
+        SqlEdits.replaceColumn(listed, ref(listed, 0), "Age"));
+  }
+
+  @Test
+  void onlyTheFirstPartOfASetOperationNamesTheColumns() {
+    String sql =
+        "SELECT x.Name FROM (SELECT Name FROM singer UNION SELECT Name FROM stadium) AS x";
+    assertEquals(
+        "SELECT x.Name FROM (SELECT singer.Age AS Name FROM singer UNION SELECT Name FROM stadium)"
+            + " AS x",
+        SqlEdits.replaceColumn(sql, ref(sql, 0), "Age"));
+    assertEquals(
+        "SELECT x.Name FROM (SELECT Name FROM singer UNION SELECT stadium.Capacity FROM stadium)"
+            + " AS x",
+        SqlEdits.replaceColumn(sql, ref(sql, 1), "Capacity"));
+  }
+
+  @Test
+  void itemsReadByPositionAliasedItemsAndExpressionsGetNoAlias() {
+    String operand = "SELECT Name FROM singer WHERE Age IN (SELECT Capacity FROM stadium)";
+    assertEquals(
+        "SELECT Name FROM singer WHERE Age IN (SELECT stadium.Location FROM stadium)",
+        SqlEdits.replaceColumn(operand, ref(operand, 2), "Location"));
+    String aliased = "SELECT t.n FROM (SELECT Name AS n FROM singer) AS t";
+    assertEquals(
+        "SELECT t.n FROM (SELECT AVG(Name) AS n FROM singer) AS t",
+        SqlEdits.wrapItem(aliased, ref(aliased, 0), "AVG"));
+    String expression = "SELECT count(*) FROM (SELECT Age + 1 FROM singer)";
+    assertEquals(
+        "SELECT count(*) FROM (SELECT singer.Price + 1 FROM singer)",
+        SqlEdits.replaceColumn(expression, ref(expression, 0), "Price"));
+    String nested =
+        "SELECT count(*) FROM (SELECT Name FROM singer WHERE Age > (SELECT avg(Age) FROM"
+            + " (SELECT Age FROM singer)))";
+    assertEquals(
+        "SELECT count(*) FROM (SELECT Name FROM singer WHERE Age > (SELECT avg(Age) FROM"
+            + " (SELECT singer.Price AS Age FROM singer)))",
+        SqlEdits.replaceColumn(nested, ref(nested, 2), "Price"));
+  }
+
+  @Test
+  void sqliteKeywordsAndNamesThatAreNoPlainWordAreWrittenInBackticks() {
+    assertEquals("`index`", SqlEdits.identifier("index"));
+    assertEquals("`No`", SqlEdits.identifier("No"));
+    assertEquals("`Free Meal Count (K-12)`", SqlEdits.identifier("Free Meal Count (K-12)"));
+    assertEquals("`Percent (%) Eligible FRPM`", SqlEdits.identifier("Percent (%) Eligible FRPM"));
+    assertEquals("`T-CHO`", SqlEdits.identifier("T-CHO"));
+    assertEquals("`2FM_MHz`", SqlEdits.identifier("2FM_MHz"));
+    assertEquals("`a``b`", SqlEdits.identifier("a`b"));
+    assertEquals("Name", SqlEdits.identifier("Name"));
+    assertEquals("Year", SqlEdits.identifier("Year"));
+    assertEquals("date", SqlEdits.identifier("date"));
+  }
 }

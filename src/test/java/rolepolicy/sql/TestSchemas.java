@@ -20,6 +20,24 @@ final class TestSchemas {
             {"concert", "concert_ID", "concert_Name", "Stadium_ID", "Year", "From"},
           });
 
+  /** A small schema in the shape of BIRD's california_schools, with its awkward names. */
+  static final Schema SCHOOLS =
+      schema(
+          "california_schools",
+          new String[][] {
+            {
+              "frpm",
+              "CDSCode",
+              "County Name",
+              "School Name",
+              "Free Meal Count (K-12)",
+              "Enrollment (K-12)",
+              "Percent (%) Eligible FRPM (K-12)"
+            },
+            {"schools", "CDSCode", "School", "County", "OpenDate", "Virtual", "Phone"},
+            {"satscores", "cds", "AvgScrMath", "NumTstTakr"},
+          });
+
   /** Each row: the table name, then its columns. */
   static Schema schema(String dbId, String[][] tables) {
     List<String> names = new ArrayList<>();
