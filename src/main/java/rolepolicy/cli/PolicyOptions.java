@@ -22,7 +22,7 @@ final class PolicyOptions {
   @Option(
       names = "--overrides",
       paramLabel = "FILE",
-      description = "Policy overrides (default: data/overrides.json when it exists).")
+      description = "Policy overrides (default: data/overrides.json, Spider's, when it exists; none with --tables).")
   Path overrides;
 
   /** The overrides file in force: the one given (it must exist), else the default if present, else null. */

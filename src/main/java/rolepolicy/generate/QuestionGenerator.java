@@ -142,7 +142,7 @@ public final class QuestionGenerator {
     if (original.negative() != null && text.analysis() != null) {
       try {
         negatives.add(negative(db, question, text.analysis(), original.negative(), audit));
-      } catch (SqlTextException e) {
+      } catch (SqlTextException | IllegalArgumentException | SqlAnalysisException e) {
         problems.add(original.negative().code() + " negative dropped: " + e.getMessage());
       }
     }
@@ -216,7 +216,7 @@ public final class QuestionGenerator {
         }
         analysis = db.analyseExpecting(nextSql, expected, "the edit should give");
         sql = nextSql;
-      } catch (SqlTextException | IllegalArgumentException e) {
+      } catch (SqlTextException | IllegalArgumentException | SqlAnalysisException e) {
         return unverified(step.rule(), ref, e.getMessage(), steps);
       }
       steps.add(stepRecord(steps.size() + 1, step, policyOf(round, ref), sql));
@@ -251,7 +251,7 @@ public final class QuestionGenerator {
         introduced = null;
         before.set(position, withoutAggregate(before.get(position)));
       }
-    } catch (IllegalArgumentException e) {
+    } catch (IllegalArgumentException | SqlAnalysisException e) {
       throw new SqlTextException(e.getMessage());
     }
     SqlAnalysis after;
@@ -345,7 +345,7 @@ public final class QuestionGenerator {
         walk = db.walker.walk(ast);
         text = new TextCheck(db.analyseExpecting(nextSql, walk.refs()), null);
         sql = nextSql;
-      } catch (SqlTextException e) {
+      } catch (SqlTextException | IllegalArgumentException | SqlAnalysisException e) {
         return unverified(step.rule(), ref, e.getMessage(), steps);
       }
       steps.add(stepRecord(steps.size() + 1, step, policyOf(round, ref), sql));

@@ -80,6 +80,12 @@ public final class SpiderStructure {
         }
       }
     }
+    if (questions > 0 && unreadable == questions) {
+      return new StructureFigures(
+          source.toString(),
+          "not computed: the " + questions + " records of " + source + " carry no Spider AST",
+          null, null, null, null, null, null, null, null);
+    }
     String note =
         questions == generated
             ? null

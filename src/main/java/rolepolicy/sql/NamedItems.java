@@ -19,7 +19,8 @@ import net.sf.jsqlparser.statement.select.WithItem;
 /**
  * The SELECT items, at any depth, whose output name another query reads: the items without alias
  * of a FROM subquery or of a common table without a column list (the first part of a set
- * operation names it). An edit that changes such an item must keep its name.
+ * operation names it), and of the first part of a set operation with ORDER BY, which reads them.
+ * An edit that changes such an item must keep its name.
  */
 final class NamedItems {
   private final TextPositions positions;
@@ -51,9 +52,12 @@ final class NamedItems {
     if (select instanceof ParenthesedSelect parenthesed) {
       query(parenthesed.getSelect(), named);
     } else if (select instanceof SetOperationList setOperations) {
+      // the ORDER BY of a set operation reads the first part's output names
+      boolean ordered =
+          setOperations.getOrderByElements() != null && !setOperations.getOrderByElements().isEmpty();
       List<Select> parts = setOperations.getSelects();
       for (int k = 0; k < parts.size(); k++) {
-        query(parts.get(k), named && k == 0);
+        query(parts.get(k), (named || ordered) && k == 0);
       }
     } else if (select instanceof PlainSelect plain) {
       plainSelect(plain, named);

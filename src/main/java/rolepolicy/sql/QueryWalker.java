@@ -208,19 +208,37 @@ final class QueryWalker {
    */
   private static rolepolicy.model.SelectItem selectItem(
       int index, Expression expression, List<TextRef> itemRefs) {
-    Expression single = expression;
+    Expression single = unparenthesised(expression);
     int aggId = 0;
-    if (expression instanceof net.sf.jsqlparser.expression.Function function
+    if (single instanceof net.sf.jsqlparser.expression.Function function
         && ExpressionOperands.aggregateId(function) != 0) {
       aggId = ExpressionOperands.aggregateId(function);
       List<?> parameters = function.getParameters();
-      single = parameters != null && parameters.size() == 1 ? (Expression) parameters.get(0) : null;
+      single =
+          parameters != null && parameters.size() == 1
+              ? unparenthesised((Expression) parameters.get(0))
+              : null;
     } else if (!itemRefs.isEmpty()) {
       aggId = itemRefs.get(0).aggId();
     }
     String column =
         single instanceof Column && itemRefs.size() == 1 ? itemRefs.get(0).column() : null;
     return new rolepolicy.model.SelectItem(index, aggId, column, null);
+  }
+
+  /** The expression inside any parentheses around it: {@code distinct(x)} selects {@code x}. */
+  private static Expression unparenthesised(Expression expression) {
+    Expression e = expression;
+    while (true) {
+      if (e instanceof net.sf.jsqlparser.expression.Parenthesis p) {
+        e = p.getExpression();
+      } else if (e instanceof net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList<?> list
+          && list.size() == 1) {
+        e = list.get(0);
+      } else {
+        return e;
+      }
+    }
   }
 
   /** A condition's columns (when judged) and nested queries, left to right. */

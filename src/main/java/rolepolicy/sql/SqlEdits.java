@@ -67,6 +67,11 @@ public final class SqlEdits {
     if (!FUNCTION_NAME.matcher(aggregate).matches()) {
       throw new IllegalArgumentException("not a function name: " + aggregate);
     }
+    if (ItemAggregates.holdsAggregate(text(sql, item))) {
+      throw new IllegalArgumentException(
+          "SELECT item of " + ref.column() + " already calls an aggregate or window function:"
+              + " wrapping it would nest them, which SQLite refuses");
+    }
     return splice(sql, item, aggregate + "(" + text(sql, item) + ")" + keptName(sql, ref));
   }
 
@@ -96,12 +101,12 @@ public final class SqlEdits {
 
   /**
    * {@code " AS name"}, the column's name as written, when the reference is a whole SELECT item
-   * without alias of a FROM subquery or a common table, whose output name the edit would change;
-   * else empty. Top-level items and those of other nested queries are read by position.
+   * without alias whose output name another part reads ({@link NamedItems}): of a FROM subquery, a
+   * common table, or the first part of a set operation with ORDER BY; else empty. Other items are
+   * read by position.
    */
   private static String keptName(String sql, TextRef ref) {
-    if (ref.selectItem() >= 0
-        || ref.itemSpan() == null
+    if (ref.itemSpan() == null
         || !ref.itemSpan().equals(ref.columnSpan())
         || !NamedItems.unaliased(sql).contains(ref.itemSpan())) {
       return "";

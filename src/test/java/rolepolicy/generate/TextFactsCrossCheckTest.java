@@ -15,7 +15,14 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import rolepolicy.TestData;
+import rolepolicy.spider.AstWalk;
+import rolepolicy.spider.AstWalker;
 import rolepolicy.spider.OverridesReader;
+import rolepolicy.spider.Question;
+import rolepolicy.spider.Schema;
+import rolepolicy.spider.SplitReader;
+import rolepolicy.sql.SqlAnalyzer;
 
 /**
  * Spider train and dev generated with the facts taken from the SQL text give the records the AST
@@ -57,6 +64,47 @@ class TextFactsCrossCheckTest {
     }
     assertEquals(List.of(), differing, "records that differ between the AST and text paths; " + firstDifference);
     assertEquals(listed, disagreeing, "the questions whose AST disagrees with their text");
+  }
+
+  /**
+   * The facts themselves, not only the records: for every question of the split the text analysis
+   * gives the AST walker's references, query shape, FROM tables, SELECT items and tables.
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({"dev, dev.json", "train, train_spider.json"})
+  void textFactsAreTheFactsOfTheAst(String split, String file) throws IOException {
+    Set<String> listed = listed(split);
+    List<String> differing = new ArrayList<>();
+    int compared = 0;
+    try (SplitReader reader = new SplitReader(TestData.spiderDir().resolve(file))) {
+      for (Question q = reader.next(); q != null; q = reader.next()) {
+        String id = String.format(java.util.Locale.ROOT, "%s_%04d", split, q.index());
+        if (!q.hasAst() || listed.contains(id)) {
+          continue;
+        }
+        Schema schema = TestData.schemas().get(q.dbId());
+        AstWalk ast = new AstWalker(schema).walk(q.sql());
+        AstWalk text = new SqlAnalyzer(schema).analyse(q.query()).facts();
+        if (!facts(ast).equals(facts(text))) {
+          differing.add(id + ": " + facts(ast) + "\n  from text: " + facts(text));
+        }
+        compared++;
+      }
+    }
+    assertTrue(compared > 1000, "compared " + compared);
+    assertEquals(List.of(), differing);
+  }
+
+  /** The facts the rules read, without AST paths. */
+  private static List<Object> facts(AstWalk walk) {
+    return List.of(
+        walk.refs().stream()
+            .map(r -> r.column() + " " + r.role() + " " + r.aggId() + " " + r.selectItem())
+            .toList(),
+        walk.shape(),
+        walk.fromTables(),
+        walk.selectItems().stream().map(i -> i.index() + " " + i.aggId() + " " + i.column()).toList(),
+        walk.tables());
   }
 
   private static Set<String> listed(String split) throws IOException {

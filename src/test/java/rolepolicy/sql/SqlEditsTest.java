@@ -2,6 +2,7 @@ package rolepolicy.sql;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -174,6 +175,43 @@ class SqlEditsTest {
         "SELECT x.Name FROM (SELECT Name FROM singer UNION SELECT stadium.Capacity FROM stadium)"
             + " AS x",
         SqlEdits.replaceColumn(sql, ref(sql, 1), "Capacity"));
+  }
+
+  @Test
+  void theOrderByOfATopLevelSetOperationReadsTheFirstPartsNames() {
+    String sql = "SELECT Name FROM singer UNION SELECT Name FROM stadium ORDER BY Name";
+    assertEquals(
+        "SELECT singer.Age AS Name FROM singer UNION SELECT Name FROM stadium ORDER BY Name",
+        SqlEdits.replaceColumn(sql, ref(sql, 0), "Age"));
+    assertEquals(
+        "SELECT AVG(Name) AS Name FROM singer UNION SELECT Name FROM stadium ORDER BY Name",
+        SqlEdits.wrapItem(sql, ref(sql, 0), "AVG"));
+    String unordered = "SELECT Name FROM singer UNION SELECT Name FROM stadium";
+    assertEquals(
+        "SELECT singer.Age FROM singer UNION SELECT Name FROM stadium",
+        SqlEdits.replaceColumn(unordered, ref(unordered, 0), "Age"));
+  }
+
+  @Test
+  void wrapItemRefusesAnItemThatAlreadyCallsAnAggregateOrWindow() {
+    for (String sql :
+        List.of(
+            "SELECT Age - count(*) FROM singer",
+            "SELECT CASE WHEN sum(Age) > 0 THEN Name END FROM singer",
+            "SELECT Age * rank() OVER (ORDER BY Name) FROM singer",
+            "SELECT total(Age) FROM singer",
+            "SELECT group_concat(Name) FROM singer")) {
+      IllegalArgumentException e =
+          assertThrows(IllegalArgumentException.class, () -> SqlEdits.wrapItem(sql, ref(sql, 0), "AVG"), sql);
+      assertTrue(e.getMessage().contains("already calls an aggregate or window function"), e.getMessage());
+    }
+    for (String sql :
+        List.of(
+            "SELECT max(Age, 3) FROM singer",
+            "SELECT Age + (SELECT count(*) FROM stadium) FROM singer",
+            "SELECT upper(Name) FROM singer")) {
+      assertTrue(SqlEdits.wrapItem(sql, ref(sql, 0), "AVG").startsWith("SELECT AVG("), sql);
+    }
   }
 
   @Test
