@@ -753,6 +753,10 @@ final class SpiderSqlBuilder {
     if (e instanceof AndExpression || e instanceof OrExpression) {
       return "AND / OR inside an expression";
     }
+    if (comparison(e) != 0 || e instanceof Between || e instanceof InExpression
+        || e instanceof LikeExpression || e instanceof IsNullExpression) {
+      return "a condition inside an expression";
+    }
     if (e instanceof LongValue || e instanceof DoubleValue || e instanceof StringValue
         || e instanceof NullValue || e instanceof SignedExpression) {
       return "a value where Spider has a column";

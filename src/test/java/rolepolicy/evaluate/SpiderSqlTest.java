@@ -215,6 +215,12 @@ class SpiderSqlTest {
         List.of("SELECT Name FROM singer NATURAL JOIN stadium", "NATURAL JOIN"),
         List.of("SELECT Name FROM singer CROSS JOIN stadium", "CROSS JOIN"),
         List.of("SELECT Name FROM singer JOIN stadium USING (Name)", "JOIN ... USING"),
+        List.of("SELECT Name FROM singer ORDER BY count(*) >= 5", "a condition inside an expression"),
+        List.of("SELECT Name FROM singer ORDER BY Age BETWEEN 1 AND 2", "a condition inside an expression"),
+        List.of("SELECT Age IN (1) FROM singer", "a condition inside an expression"),
+        List.of("SELECT Name LIKE 'a' FROM singer", "a condition inside an expression"),
+        List.of("SELECT Name IS NULL FROM singer", "a condition inside an expression"),
+        List.of("SELECT Name FROM singer ORDER BY Age > 1 OR Age < 0", "AND / OR inside an expression"),
         List.of("SELECT Name FROM singer AS T1 WHERE Age > 1 GROUP BY Name ORDER BY x",
             "unknown column x"));
     for (List<String> c : cases) {
