@@ -56,9 +56,14 @@ final class ExactMatchScorer {
     if (predicted.sql() == null) {
       return new Result(false, predicted.problem(), null, hardness);
     }
-    List<ExactMatch.Component> differ = matchers
-        .computeIfAbsent(gold.dbId(), db -> new ExactMatch(schemas.get(db)))
-        .differences(predicted.sql(), goldSql.sql());
+    List<ExactMatch.Component> differ;
+    try {
+      differ = matchers
+          .computeIfAbsent(gold.dbId(), db -> new ExactMatch(schemas.get(db)))
+          .differences(predicted.sql(), goldSql.sql());
+    } catch (StackOverflowError e) {
+      return new Result(false, "SQL text nested too deeply", null, hardness);
+    }
     return differ.isEmpty()
         ? new Result(true, null, null, hardness)
         : new Result(false, null, differ.stream().map(ExactMatch.Component::label).toList(), hardness);

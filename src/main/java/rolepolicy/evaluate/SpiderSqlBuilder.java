@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import net.sf.jsqlparser.expression.AnalyticExpression;
+import net.sf.jsqlparser.expression.AnyComparisonExpression;
 import net.sf.jsqlparser.expression.BinaryExpression;
 import net.sf.jsqlparser.expression.CaseExpression;
 import net.sf.jsqlparser.expression.CastExpression;
@@ -148,7 +149,7 @@ final class SpiderSqlBuilder {
   private SpiderSql setOperation(SetOperationList list, Scope outer) {
     if (list.getOffset() != null || list.getFetch() != null
         || (list.getLimit() != null && list.getLimit().getOffset() != null)) {
-      throw beyond("OFFSET");
+      throw beyond("OFFSET / FETCH");
     }
     List<Select> parts = list.getSelects();
     int last = parts.size() - 1;
@@ -259,10 +260,10 @@ final class SpiderSqlBuilder {
   private static void unsupportedClauses(PlainSelect select) {
     if (select.getDistinct() != null
         && (select.getDistinct().getOnSelectItems() != null || select.getDistinct().isUseUnique())) {
-      throw beyond("DISTINCT ON");
+      throw beyond("DISTINCT ON / UNIQUE");
     }
     if (select.getOffset() != null || select.getFetch() != null) {
-      throw beyond("OFFSET");
+      throw beyond("OFFSET / FETCH");
     }
     if (select.getWindowDefinitions() != null && !select.getWindowDefinitions().isEmpty()) {
       throw beyond("window function");
@@ -710,7 +711,7 @@ final class SpiderSqlBuilder {
       return null;
     }
     if (limit.getOffset() != null) {
-      throw beyond("OFFSET");
+      throw beyond("OFFSET / FETCH");
     }
     if (!(limit.getRowCount() instanceof LongValue count)) {
       throw beyond("LIMIT of other than a number");
@@ -749,6 +750,9 @@ final class SpiderSqlBuilder {
     }
     if (e instanceof Concat) {
       return "||";
+    }
+    if (e instanceof AnyComparisonExpression) {
+      return "ANY / ALL";
     }
     if (e instanceof AndExpression || e instanceof OrExpression) {
       return "AND / OR inside an expression";

@@ -326,7 +326,7 @@ class ExactMatchTest {
         Map.entry("SELECT T1.Name FROM singer AS T1 LEFT JOIN singer_in_concert AS T2 ON T1.Singer_ID = T2.Singer_ID",
             "beyond Spider's grammar: LEFT JOIN"),
         Map.entry("SELECT Name FROM singer UNION ALL SELECT Name FROM stadium", "beyond Spider's grammar: UNION ALL"),
-        Map.entry("SELECT Name FROM singer LIMIT 1 OFFSET 2", "beyond Spider's grammar: OFFSET"),
+        Map.entry("SELECT Name FROM singer LIMIT 1 OFFSET 2", "beyond Spider's grammar: OFFSET / FETCH"),
         Map.entry("SELECT Name FROM singer WHERE Name GLOB 'a*'", "beyond Spider's grammar: GLOB"),
         Map.entry("SELECT Name FROM singer WHERE NOT Age > 1", "beyond Spider's grammar: NOT before a condition"),
         Map.entry("SELECT Name FROM singer WHERE (Age > 1 OR Age < 0) AND Name = 'a'",
