@@ -30,20 +30,18 @@ import rolepolicy.spider.Schema;
  */
 class ExactMatchTest {
   static final Schema SCHEMA = TestData.schemas().get("concert_singer");
-  private static final ExactMatch EM = new ExactMatch(SCHEMA);
-
   private static List<Component> differences(String predicted, String gold) {
-    return EM.differences(SpiderSql.parse(predicted, SCHEMA), SpiderSql.parse(gold, SCHEMA));
+    return new ExactMatch(SCHEMA).differences(SpiderSql.parse(predicted, SCHEMA), SpiderSql.parse(gold, SCHEMA));
   }
 
   private static void match(String predicted, String gold) {
     assertEquals(List.of(), differences(predicted, gold), predicted + "  vs  " + gold);
-    assertEquals(true, EM.matches(SpiderSql.parse(predicted, SCHEMA), SpiderSql.parse(gold, SCHEMA)));
+    assertEquals(true, new ExactMatch(SCHEMA).matches(SpiderSql.parse(predicted, SCHEMA), SpiderSql.parse(gold, SCHEMA)));
   }
 
   private static void differ(String predicted, String gold, Component... components) {
     assertEquals(List.of(components), differences(predicted, gold), predicted + "  vs  " + gold);
-    assertEquals(false, EM.matches(SpiderSql.parse(predicted, SCHEMA), SpiderSql.parse(gold, SCHEMA)));
+    assertEquals(false, new ExactMatch(SCHEMA).matches(SpiderSql.parse(predicted, SCHEMA), SpiderSql.parse(gold, SCHEMA)));
   }
 
   @Test

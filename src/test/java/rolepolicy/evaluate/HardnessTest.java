@@ -105,6 +105,8 @@ class HardnessTest {
     assertEquals(Hardness.EXTRA, of("SELECT Name FROM singer WHERE Age BETWEEN (SELECT min(Age) FROM singer) "
         + "AND (SELECT avg(Age) FROM singer)"));
     assertEquals(List.of(0, 1, 1), counts("SELECT Name, Age FROM singer EXCEPT SELECT Name, Age FROM singer"));
+    assertEquals(List.of(0, 1, 0), counts("SELECT Name FROM singer INTERSECT SELECT Name FROM singer"));
+    assertEquals(List.of(0, 1, 0), counts("SELECT Name FROM singer UNION SELECT Name FROM singer"));
     assertEquals(Hardness.EXTRA, of("SELECT Name, Age FROM singer EXCEPT SELECT Name, Age FROM singer"));
   }
 

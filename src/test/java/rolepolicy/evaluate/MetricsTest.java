@@ -86,6 +86,7 @@ class MetricsTest {
   void exactMatchOverallAndByHardnessNextToExecution() {
     List<QuestionResult> results = List.of(
         em(refused(true), null, null, null),                                                   // not applicable
+        em(refused(true), null, null, null),
         em(answered(false, Outcome.UNDECIDED, "NO_DATABASE"), null, "gold SQL beyond Spider's grammar: CASE", null),
         em(refused(false), false, "refused", Hardness.EASY),
         em(answered(false, Outcome.CORRECT_ANSWER, "MATCH"), true, null, Hardness.EASY),

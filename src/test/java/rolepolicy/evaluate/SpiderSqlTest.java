@@ -106,6 +106,8 @@ class SpiderSqlTest {
         parse("SELECT Name FROM singer WHERE Age <> NULL").where().units().get(0));
     assertEquals(new CondUnit(false, 2, val(AGE), new Literal(5.0), null),
         parse("SELECT Name FROM singer WHERE Age == +(5)").where().units().get(0));
+    assertEquals(new CondUnit(false, 2, val(AGE), new Literal(-2.5), null),
+        parse("SELECT Name FROM singer WHERE Age = -2.5").where().units().get(0));
   }
 
   @Test
@@ -130,6 +132,9 @@ class SpiderSqlTest {
         + "JOIN concert AS T3 ON T2.concert_ID = T3.concert_ID OR T3.Year = 1");
     assertEquals(List.of(new TableUnit(1, null), new TableUnit(3, null), new TableUnit(2, null)), sql.tables());
     assertEquals(List.of("and", "or"), sql.joinConditions().connectors());
+    assertEquals(List.of("and", "and"), parse("SELECT count(*) FROM singer AS T1 JOIN singer_in_concert AS T2 "
+        + "ON T1.Singer_ID = T2.Singer_ID JOIN concert AS T3 ON T2.concert_ID = T3.concert_ID "
+        + "JOIN stadium AS T4 ON T3.Stadium_ID = T4.Stadium_ID").joinConditions().connectors());
     assertEquals(new CondUnit(false, 2, val(SINGER_ID), col(21), null), sql.joinConditions().units().get(0));
     assertEquals(Condition.NONE, parse("SELECT Name FROM singer").joinConditions());
     assertEquals(Condition.NONE, parse("SELECT Name FROM singer").where());
@@ -215,6 +220,15 @@ class SpiderSqlTest {
         List.of("SELECT Name FROM main.singer", "unknown table main.singer"),
         List.of("SELECT main.singer.Name FROM singer", "unknown column main.singer.Name"),
         List.of("SELECT Name FROM singer GROUP BY ROLLUP(Name)", "function rollup()"),
+        List.of("SELECT none(Age) FROM singer", "function none()"),
+        List.of("SELECT Name FROM singer GROUP BY GROUPING SETS ((Name), ())", "GROUPING SETS"),
+        List.of("SELECT 'x' FROM singer", "a value where Spider has a column"),
+        List.of("SELECT 1.5 FROM singer", "a value where Spider has a column"),
+        List.of("SELECT NULL FROM singer", "a value where Spider has a column"),
+        List.of("SELECT -Age FROM singer", "a value where Spider has a column"),
+        List.of("SELECT Name FROM singer WHERE Age = ?", "JdbcParameter"),
+        List.of("SELECT T1.Nmae FROM singer AS T1", "unknown column T1.Nmae"),
+        List.of("SELECT Name FROM singer UNION (WITH x AS (SELECT 1) SELECT Name FROM singer)", "WITH"),
         List.of("SELECT Name FROM singer LIMIT (SELECT 1)", "LIMIT of other than a number"),
         List.of("SELECT T1.* FROM singer AS T1", "T.* in SELECT"),
         List.of("SELECT count(T1.*) FROM singer AS T1", "T.* in an aggregate"),
@@ -249,6 +263,7 @@ class SpiderSqlTest {
     assertTrue(SpiderSqlBuilder.hasWord("SELECT a FROM t WHERE a glob 'x'", "GLOB"));
     assertFalse(SpiderSqlBuilder.hasWord("SELECT a FROM t WHERE a = 'glob'", "GLOB"));
     assertFalse(SpiderSqlBuilder.hasWord("SELECT \"glob\", `glob`, [glob] FROM globe", "GLOB"));
+    assertTrue(SpiderSqlBuilder.hasWord("SELECT [a] FROM t WHERE a GLOB 'x'", "GLOB"));
     assertFalse(SpiderSqlBuilder.hasWord("SELECT globs, _glob, glob2 FROM t", "GLOB"));
     assertTrue(SpiderSqlBuilder.hasWord("GLOB", "GLOB"));
     assertFalse(SpiderSqlBuilder.hasWord("'unclosed glob", "GLOB"));
