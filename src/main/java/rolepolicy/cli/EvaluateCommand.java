@@ -22,6 +22,7 @@ import rolepolicy.engine.QuestionEngine;
 import rolepolicy.engine.RuleBase;
 import rolepolicy.evaluate.Evaluator;
 import rolepolicy.evaluate.GoldRecord;
+import rolepolicy.evaluate.Hardness;
 import rolepolicy.db.SqliteRunner;
 import rolepolicy.evaluate.Metrics;
 import rolepolicy.evaluate.PredictionReader;
@@ -96,7 +97,7 @@ public final class EvaluateCommand implements Callable<Integer> {
     List<QuestionResult> model;
     try (SqliteRunner runner = executed ? new SqliteRunner(databases, timeout) : null) {
       Evaluator evaluator =
-          new Evaluator(new QuestionScorer(new QuestionEngine(RuleBase.load(rules)), schemas, runner), executed);
+          new Evaluator(new QuestionScorer(new QuestionEngine(RuleBase.load(rules)), schemas, runner, true), executed);
       model = evaluator.score(records, predicted);
       metrics = evaluator.compare(records, model);
     }
@@ -144,6 +145,20 @@ public final class EvaluateCommand implements Callable<Integer> {
     row(rows, metrics, "  compared / errors / timeouts", m -> m.execution().compared() + " / "
         + m.execution().errors() + " / " + m.execution().timeouts());
     row(rows, metrics, "  no database / gold fails", m -> m.execution().noDatabase() + " / " + m.execution().goldErrors());
+    // EM rows, kept as narrow as the rows above so that those print as they did
+    row(rows, metrics, "exact set match (EM)", m -> pct(m.exactMatch().matchRate()));
+    row(rows, metrics, "  scored questions", m -> String.valueOf(m.exactMatch().scored()));
+    row(rows, metrics, "  unparsed / gold unparsed",
+        m -> m.exactMatch().unparsed() + " / " + m.exactMatch().goldUnparsed());
+    Metrics first = metrics.values().iterator().next();
+    for (Hardness level : Hardness.values()) {
+      String name = level.label();
+      row(rows, metrics, "  EM " + name + " (" + first.exactMatch().byHardness().get(name).scored() + ")",
+          m -> pct(m.exactMatch().byHardness().get(name).emRate()));
+    }
+    for (Hardness level : Hardness.values()) {
+      row(rows, metrics, "  EX " + level.label(), m -> pct(m.exactMatch().byHardness().get(level.label()).exRate()));
+    }
     row(rows, metrics, "column precision", m -> pct(m.columns().precision()));
     row(rows, metrics, "column recall", m -> pct(m.columns().recall()));
     row(rows, metrics, "column F1", m -> pct(m.columns().f1()));

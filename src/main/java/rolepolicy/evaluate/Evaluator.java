@@ -68,11 +68,12 @@ public final class Evaluator {
   /** Metrics of the model and of the two reference predictors, in that order. */
   public Map<String, Metrics> compare(List<GoldRecord> dataset, List<QuestionResult> model) {
     Map<String, Metrics> metrics = new LinkedHashMap<>();
-    metrics.put(MODEL, Metrics.of(model, executed));
+    boolean em = scorer.exactMatch();
+    metrics.put(MODEL, Metrics.of(model, executed, em));
     metrics.put(ALWAYS_REFUSE,
-        Metrics.of(score(dataset, Collections.nCopies(dataset.size(), QuestionScorer.REFUSE)), executed));
+        Metrics.of(score(dataset, Collections.nCopies(dataset.size(), QuestionScorer.REFUSE)), executed, em));
     metrics.put(ORIGINAL_SQL,
-        Metrics.of(score(dataset, dataset.stream().map(GoldRecord::originalSql).toList()), executed));
+        Metrics.of(score(dataset, dataset.stream().map(GoldRecord::originalSql).toList()), executed, em));
     return metrics;
   }
 }

@@ -15,12 +15,13 @@ import rolepolicy.model.Role;
  * The metrics of SPEC §9 over one predictor's results. Rates are fractions in [0, 1]; a rate
  * whose denominator is zero, or that needs execution when none was run, is null.
  */
-@JsonPropertyOrder({"questions", "refuse", "compliance", "execution", "columns", "reliability", "outcomes"})
+@JsonPropertyOrder({"questions", "refuse", "compliance", "execution", "exact_match", "columns", "reliability", "outcomes"})
 public record Metrics(
     int questions,
     Refuse refuse,
     Compliance compliance,
     ExecutionMatch execution,
+    @JsonProperty("exact_match") @JsonInclude(JsonInclude.Include.NON_NULL) ExactMatchFigures exactMatch,
     Columns columns,
     Reliability reliability,
     Map<Outcome, Integer> outcomes) {
@@ -68,6 +69,36 @@ public record Metrics(
       @JsonProperty("match_rate") Double matchRate) {}
 
   /**
+   * Spider's exact set match over the questions with a gold SQL in Spider's grammar ({@code
+   * scored}): every prediction counts, a refusal or a prediction without Spider structure as no
+   * match. {@code unparsed}: answers (not refusals) without Spider structure; {@code
+   * gold_unparsed}: gold-SQL questions whose gold SQL has none (no exact match for them).
+   */
+  @JsonPropertyOrder({"scored", "match", "match_rate", "unparsed", "gold_unparsed", "by_hardness"})
+  @JsonInclude(JsonInclude.Include.ALWAYS)
+  public record ExactMatchFigures(
+      int scored,
+      int match,
+      @JsonProperty("match_rate") Double matchRate,
+      int unparsed,
+      @JsonProperty("gold_unparsed") int goldUnparsed,
+      @JsonProperty("by_hardness") Map<String, Level> byHardness) {}
+
+  /**
+   * One hardness level: exact match over its scored questions, and execution match over its
+   * compared answers (as {@link ExecutionMatch}; null without execution).
+   */
+  @JsonPropertyOrder({"scored", "em_match", "em_rate", "ex_compared", "ex_match", "ex_rate"})
+  @JsonInclude(JsonInclude.Include.ALWAYS)
+  public record Level(
+      int scored,
+      @JsonProperty("em_match") int emMatch,
+      @JsonProperty("em_rate") Double emRate,
+      @JsonProperty("ex_compared") int exCompared,
+      @JsonProperty("ex_match") int exMatch,
+      @JsonProperty("ex_rate") Double exRate) {}
+
+  /**
    * Column-level figures of the executed predictions (execution MATCH or MISMATCH): the means of
    * each question's mean column precision, recall and F1 (docs/result-tables.md).
    */
@@ -86,7 +117,13 @@ public record Metrics(
       @JsonProperty("rs_n") Double rsN,
       int n) {}
 
+  /** The metrics without exact match. */
   public static Metrics of(List<QuestionResult> results, boolean executed) {
+    return of(results, executed, false);
+  }
+
+  /** The metrics, with Spider's exact match when {@code exactMatch} (the results carry it). */
+  public static Metrics of(List<QuestionResult> results, boolean executed, boolean exactMatch) {
     int n = results.size();
     Map<Outcome, Integer> outcomes = new LinkedHashMap<>();
     for (Outcome o : Outcome.values()) {
@@ -94,7 +131,8 @@ public record Metrics(
     }
     results.forEach(r -> outcomes.merge(r.outcome(), 1, Integer::sum));
     return new Metrics(n, refuse(results), compliance(results), execution(results, executed),
-        columns(results), reliability(results, n, executed), outcomes);
+        exactMatch ? exactMatch(results, executed) : null, columns(results), reliability(results, n, executed),
+        outcomes);
   }
 
   private static Refuse refuse(List<QuestionResult> results) {
@@ -161,6 +199,39 @@ public record Metrics(
         counts.getOrDefault("NO_DATABASE", 0), counts.getOrDefault("GOLD_ERROR", 0),
         executed ? ratio(match, compared) : null);
   }
+
+  private static ExactMatchFigures exactMatch(List<QuestionResult> results, boolean executed) {
+    int scored = 0;
+    int match = 0;
+    int unparsed = 0;
+    int goldUnparsed = 0;
+    Map<String, int[]> levels = new LinkedHashMap<>(); // scored, EM match, EX compared, EX match
+    for (Hardness h : Hardness.values()) {
+      levels.put(h.label(), new int[4]);
+    }
+    for (QuestionResult r : results) {
+      if (r.em() == null) {
+        goldUnparsed += r.emReason() != null ? 1 : 0;
+        continue;
+      }
+      scored++;
+      match += r.em() ? 1 : 0;
+      unparsed += !r.em() && r.emReason() != null && !r.prediction().equals("REFUSE") ? 1 : 0;
+      int[] level = levels.get(r.hardness());
+      level[0]++;
+      level[1] += r.em() ? 1 : 0;
+      boolean compared = r.execution() != null && COMPARED.contains(r.execution());
+      level[2] += compared ? 1 : 0;
+      level[3] += "MATCH".equals(r.execution()) ? 1 : 0;
+    }
+    Map<String, Level> byHardness = new LinkedHashMap<>();
+    levels.forEach((name, c) -> byHardness.put(name,
+        new Level(c[0], c[1], ratio(c[1], c[0]), c[2], c[3], executed ? ratio(c[3], c[2]) : null)));
+    return new ExactMatchFigures(scored, match, ratio(match, scored), unparsed, goldUnparsed, byHardness);
+  }
+
+  /** The execution outcomes that count as compared in the execution match rate. */
+  private static final java.util.Set<String> COMPARED = java.util.Set.of("MATCH", "MISMATCH", "ERROR", "TIMEOUT");
 
   private static Columns columns(List<QuestionResult> results) {
     List<ColumnLevel.Figures> figures = results.stream().map(QuestionResult::columns)

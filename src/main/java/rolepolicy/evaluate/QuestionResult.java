@@ -17,10 +17,16 @@ import java.util.List;
  * @param columns column-level precision, recall and F1 against the gold result (executed
  *     predictions only), or null
  * @param outcome the scoring class (see {@link Outcome})
+ * @param em Spider's exact set match against the gold SQL; null where there is no gold SQL or
+ *     it is beyond Spider's grammar (written as null when exact match was computed)
+ * @param emReason why no exact match was possible: the prediction (or the gold SQL) has no
+ *     structure in Spider's grammar, or is a refusal
+ * @param emDiffers the components of Spider's exact match that differ
+ * @param hardness Spider's hardness level of the gold SQL
  */
 @JsonPropertyOrder({
   "id", "db_id", "gold", "prediction", "analysis", "violations", "compliant", "execution",
-  "execution_detail", "columns", "outcome", "why"
+  "execution_detail", "columns", "em", "em_reason", "em_differs", "hardness", "outcome", "why"
 })
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record QuestionResult(
@@ -35,7 +41,27 @@ public record QuestionResult(
     @JsonProperty("execution_detail") String executionDetail,
     ColumnLevel.Figures columns,
     Outcome outcome,
-    String why) {
+    String why,
+    @JsonInclude(JsonInclude.Include.ALWAYS) Boolean em,
+    @JsonProperty("em_reason") String emReason,
+    @JsonProperty("em_differs") List<String> emDiffers,
+    String hardness) {
+
+  /** A result without exact match (not computed). */
+  public QuestionResult(
+      String id, String dbId, String gold, String prediction, String analysis, List<Found> violations,
+      Boolean compliant, String execution, String executionDetail, ColumnLevel.Figures columns,
+      Outcome outcome, String why) {
+    this(id, dbId, gold, prediction, analysis, violations, compliant, execution, executionDetail, columns,
+        outcome, why, null, null, null, null);
+  }
+
+  /** This result with an exact match result. */
+  QuestionResult withExactMatch(ExactMatchScorer.Result match) {
+    return new QuestionResult(id, dbId, gold, prediction, analysis, violations, compliant, execution,
+        executionDetail, columns, outcome, why, match.em(), match.reason(), match.differs(),
+        match.hardness() == null ? null : match.hardness().label());
+  }
 
   /** One violation found in predicted SQL. */
   @JsonPropertyOrder({"column", "role", "policy", "agg_id", "rule"})

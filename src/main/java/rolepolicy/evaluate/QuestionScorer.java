@@ -40,15 +40,39 @@ public final class QuestionScorer {
   private final Map<String, SqlAnalyzer> analyzers = new HashMap<>();
   /** Gold results by database and gold SQL text (not by record id: ids need not be unique). */
   private final Map<List<String>, Execution> goldResults = new HashMap<>();
+  /** Spider's exact match, or null when not computed. */
+  private final ExactMatchScorer exactMatch;
 
-  /** {@code runner} may be null: execution is then not computed. */
+  /** {@code runner} may be null: execution is then not computed. Exact match is not computed. */
   public QuestionScorer(QuestionEngine engine, Map<String, Schema> schemas, SqliteRunner runner) {
+    this(engine, schemas, runner, false);
+  }
+
+  /**
+   * {@code runner} may be null: execution is then not computed; {@code exactMatch}: whether each
+   * result carries Spider's exact match and hardness.
+   */
+  public QuestionScorer(QuestionEngine engine, Map<String, Schema> schemas, SqliteRunner runner, boolean exactMatch) {
     this.engine = engine;
     this.schemas = schemas;
     this.runner = runner;
+    this.exactMatch = exactMatch ? new ExactMatchScorer(schemas) : null;
+  }
+
+  /** Whether results carry Spider's exact match. */
+  public boolean exactMatch() {
+    return exactMatch != null;
   }
 
   public QuestionResult score(GoldRecord gold, String prediction) {
+    QuestionResult result = scoreWithoutExactMatch(gold, prediction);
+    if (exactMatch == null) {
+      return result;
+    }
+    return result.withExactMatch(exactMatch.score(gold, prediction == null ? "" : prediction.strip()));
+  }
+
+  private QuestionResult scoreWithoutExactMatch(GoldRecord gold, String prediction) {
     Schema schema = schemas.get(gold.dbId());
     if (schema == null) {
       throw new InputException(gold.id() + ": unknown db_id '" + gold.dbId() + "' (not in the schema file)");

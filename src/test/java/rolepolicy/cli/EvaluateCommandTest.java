@@ -96,6 +96,52 @@ class EvaluateCommandTest {
   }
 
   @Test
+  void exactMatchAndHardnessAppearInTheTableMetricsAndEachQuestion() throws IOException {
+    // dev_0001 and dev_0002: gold "SELECT count(*) FROM singer" (easy); dev_0003: gold REFUSE
+    Result r = evaluate("SELECT count(*) FROM singer AS T1\nSELECT name FROM singer\nREFUSE\n",
+        "--db", TestData.spiderDir().resolve("database").toString());
+    assertEquals(0, r.code(), r.err());
+    List<String> lines = r.out().lines().toList();
+    assertTrue(lines.stream().anyMatch(l -> l.matches("exact set match \\(EM\\) +50\\.0% +0\\.0% +100\\.0%")), r.out());
+    for (String row : List.of("  scored questions +2 +2 +2", "  unparsed / gold unparsed +0 / 0 +0 / 0 +0 / 0",
+        "  EM easy \\(2\\) +50\\.0% +0\\.0% +100\\.0%", "  EM extra \\(0\\) +- +- +-",
+        "  EX easy +50\\.0% +- +100\\.0%", "  EX extra +- +- +-")) {
+      assertTrue(lines.stream().anyMatch(l -> l.matches(row)), row + "\n" + r.out());
+    }
+    int em = lines.indexOf(lines.stream().filter(l -> l.startsWith("exact set match")).findFirst().orElseThrow());
+    assertTrue(lines.get(em - 1).startsWith("  no database / gold fails"), "EM follows execution match");
+
+    JsonNode metrics = JSON.readTree(dir.resolve("out/metrics.json").toFile());
+    JsonNode model = metrics.at("/predictors/model/exact_match");
+    assertEquals(2, model.get("scored").asInt());
+    assertEquals(1, model.get("match").asInt());
+    assertEquals(0.5, model.get("match_rate").asDouble());
+    assertEquals(2, model.at("/by_hardness/easy/scored").asInt());
+    assertEquals(0.5, model.at("/by_hardness/easy/em_rate").asDouble());
+    assertEquals(0.5, model.at("/by_hardness/easy/ex_rate").asDouble());
+    assertTrue(model.at("/by_hardness/hard/em_rate").isNull());
+    assertEquals(0, metrics.at("/predictors/always_refuse/exact_match/match").asInt());
+    assertEquals(List.of("questions", "refuse", "compliance", "execution", "exact_match", "columns", "reliability", "outcomes"),
+        fieldNames(metrics.at("/predictors/model")));
+
+    List<JsonNode> q = perQuestion();
+    assertTrue(q.get(0).get("em").asBoolean());
+    assertEquals("easy", q.get(0).get("hardness").asText());
+    assertFalse(q.get(1).get("em").asBoolean());
+    assertEquals("[\"select\",\"select(no AGG)\"]", q.get(1).get("em_differs").toString());
+    assertTrue(q.get(2).has("em") && q.get(2).get("em").isNull(), "em is null for a REFUSE gold label");
+    assertFalse(q.get(2).has("hardness"));
+    assertEquals(List.of("id", "db_id", "gold", "prediction", "analysis", "violations", "compliant", "execution",
+        "execution_detail", "columns", "em", "hardness", "outcome", "why"), fieldNames(q.get(0)));
+  }
+
+  private static List<String> fieldNames(JsonNode node) {
+    List<String> names = new java.util.ArrayList<>();
+    node.fieldNames().forEachRemaining(names::add);
+    return names;
+  }
+
+  @Test
   void aCountMismatchIsAnErrorNotAShift() throws IOException {
     Result r = evaluate("REFUSE\nREFUSE\n");
     assertEquals(Main.BAD_INPUT, r.code());

@@ -31,7 +31,7 @@ class EvaluatorSpiderTest {
     try (SqliteRunner runner =
         execute ? new SqliteRunner(TestData.spiderDir().resolve("database"), 30) : null) {
       Evaluator evaluator =
-          new Evaluator(new QuestionScorer(new QuestionEngine(TestData.rules()), TestData.schemas(), runner), execute);
+          new Evaluator(new QuestionScorer(new QuestionEngine(TestData.rules()), TestData.schemas(), runner, true), execute);
       return evaluator.compare(dataset, evaluator.score(dataset, predictions));
     }
   }
@@ -50,6 +50,17 @@ class EvaluatorSpiderTest {
     assertEquals(m.execution().noDatabase(), m.reliability().undecided());
     assertTrue(m.execution().compared() > 700, "compared " + m.execution().compared());
     assertEquals(1.0, m.reliability().rsN());
+    // every gold SQL is in Spider's grammar and matches itself exactly
+    long answerable = dataset.stream().filter(r -> !r.refuse()).count();
+    assertEquals(answerable, m.exactMatch().scored());
+    assertEquals(0, m.exactMatch().goldUnparsed());
+    assertEquals(1.0, m.exactMatch().matchRate());
+    int levels = 0;
+    for (Metrics.Level level : m.exactMatch().byHardness().values()) {
+      assertEquals(1.0, level.emRate());
+      levels += level.scored();
+    }
+    assertEquals(answerable, levels);
   }
 
   @Test

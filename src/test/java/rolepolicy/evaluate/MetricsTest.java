@@ -78,6 +78,39 @@ class MetricsTest {
     assertEquals(1.0, none.refuse().accuracy());
   }
 
+  private static QuestionResult em(QuestionResult r, Boolean em, String reason, Hardness hardness) {
+    return r.withExactMatch(new ExactMatchScorer.Result(em, reason, null, hardness));
+  }
+
+  @Test
+  void exactMatchOverallAndByHardnessNextToExecution() {
+    List<QuestionResult> results = List.of(
+        em(refused(true), null, null, null),                                                   // not applicable
+        em(refused(true), null, null, null),
+        em(answered(false, Outcome.UNDECIDED, "NO_DATABASE"), null, "gold SQL beyond Spider's grammar: CASE", null),
+        em(refused(false), false, "refused", Hardness.EASY),
+        em(answered(false, Outcome.CORRECT_ANSWER, "MATCH"), true, null, Hardness.EASY),
+        em(answered(false, Outcome.WRONG_RESULT, "MISMATCH"), true, null, Hardness.MEDIUM),
+        em(answered(false, Outcome.WRONG_RESULT, "ERROR"), false, null, Hardness.MEDIUM),
+        em(answered(false, Outcome.NON_COMPLIANT, null), false, "cannot parse SQL", Hardness.EXTRA),
+        em(answered(false, Outcome.WRONG_RESULT, "TIMEOUT"), false, "beyond Spider's grammar: CASE", Hardness.EXTRA));
+    Metrics.ExactMatchFigures m = Metrics.of(results, true, true).exactMatch();
+    assertEquals(6, m.scored());
+    assertEquals(2, m.match());
+    assertEquals(2.0 / 6, m.matchRate());
+    assertEquals(2, m.unparsed(), "the refusal is no unparsed answer");
+    assertEquals(1, m.goldUnparsed());
+    assertEquals(List.of("easy", "medium", "hard", "extra"), List.copyOf(m.byHardness().keySet()));
+    assertEquals(new Metrics.Level(2, 1, 0.5, 1, 1, 1.0), m.byHardness().get("easy"));
+    assertEquals(new Metrics.Level(2, 1, 0.5, 2, 0, 0.0), m.byHardness().get("medium"));
+    assertEquals(new Metrics.Level(0, 0, null, 0, 0, null), m.byHardness().get("hard"));
+    assertEquals(new Metrics.Level(2, 0, 0.0, 1, 0, 0.0), m.byHardness().get("extra"));
+    // without execution the EX rates are not computed; without exact match there is no section
+    assertNull(Metrics.of(results, false, true).exactMatch().byHardness().get("easy").exRate());
+    assertNull(Metrics.of(results, true).exactMatch());
+    assertNull(Metrics.of(results, true, false).exactMatch());
+  }
+
   @Test
   void withoutExecutionNoReliabilityScore() {
     Metrics m = Metrics.of(List.of(refused(true)), false);
