@@ -214,6 +214,11 @@ public final class GenerateCommand implements Callable<Integer> {
       throw new picocli.CommandLine.ParameterException(
           spec.commandLine(), "--tables, --questions and --split go together: all three are needed");
     }
+    if (!parsed.hasMatchedOption("--out")) {
+      // data/ holds Spider's dataset: another benchmark's policies/<db>.json could replace its files
+      throw new picocli.CommandLine.ParameterException(
+          spec.commandLine(), "--tables needs --out DIR, a folder for this benchmark (data/ holds Spider's dataset)");
+    }
     if (!split.matches("[A-Za-z0-9_-]+")) {
       throw new picocli.CommandLine.ParameterException(
           spec.commandLine(), "--split '" + split + "': use letters, digits, '_' and '-' only");

@@ -137,6 +137,15 @@ class ExplicitFilesTest {
   }
 
   @Test
+  void tablesWithoutOutIsACommandLineError() throws IOException {
+    Path file = write(tmp.resolve("q.json"), toxicology(0, 1));
+    Result r = runRaw("generate", "--tables", tables.toString(), "--questions", file.toString(),
+        "--split", "bird");
+    assertEquals(2, r.code(), r.err());
+    assertTrue(r.err().contains("--tables needs --out DIR"), r.err());
+  }
+
+  @Test
   void spiderWithTablesIsACommandLineError() throws IOException {
     Path file = write(tmp.resolve("q.json"), toxicology(0, 1));
     Result r = run("--questions", file.toString(), "--spider", TestData.spiderDir().toString());
