@@ -7,7 +7,8 @@ import rolepolicy.model.QueryShape;
 import rolepolicy.model.SelectItem;
 
 /**
- * What walking one Spider AST found.
+ * The rules' facts of one query: what walking its Spider AST found ({@link AstWalker}), or what
+ * analysing its SQL text found ({@code SqlAnalysis.facts()}, where paths are null).
  *
  * @param refs the column references in walk order
  * @param shape whole-query flags
