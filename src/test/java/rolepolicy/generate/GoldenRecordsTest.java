@@ -32,7 +32,7 @@ class GoldenRecordsTest {
     "plain, dev, dev_0616, R2 then compliant SQL",
     "plain, dev, dev_0993, R4; N2",
     "plain, train, train_3154, UNRESOLVED from text (sql is null; the text names an unknown table)",
-    "bird, dev, dev_0001, from text: compliant SQL; N3",
+    "bird, dev, dev_0001, from text: compliant SQL with backquoted names; no negative (frpm has no restricted column)",
     "bird, dev, dev_0003, from text: N1",
     "bird, dev, dev_0098, from text: R1 twice then MAX_STEPS",
     "bird, dev, dev_0107, from text: R2 then compliant SQL",
