@@ -32,6 +32,7 @@ import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import rolepolicy.generate.DatasetWriter;
+import rolepolicy.generate.OwnedFolder;
 import rolepolicy.spider.InputException;
 import rolepolicy.spider.Schema;
 
@@ -65,6 +66,8 @@ public final class CaseBank implements AutoCloseable {
   public record Meta(String source, int cases, String model, Thresholds thresholds) {}
 
   static final String META = "bank.json";
+  private static final String COMMAND = "casebank";
+  private static final String OPTION = "--bank";
   /** How many nearest neighbours the HNSW search looks for before the best k are kept. */
   static final int CANDIDATES = 100;
   private static final ObjectMapper JSON = DatasetWriter.JSON;
@@ -98,11 +101,10 @@ public final class CaseBank implements AutoCloseable {
     this.meta = meta;
   }
 
-  /** Writes a bank of the cases into {@code dir} (replacing any bank there) and opens it. */
+  /** Writes a bank of the cases into {@code dir} (replacing a bank there, and nothing else) and opens it. */
   public static CaseBank build(List<Case> cases, String source, Path dir, Embedder embedder, Thresholds thresholds) {
+    OwnedFolder.recreate(dir, COMMAND, OPTION);
     try {
-      deleteTree(dir);
-      Files.createDirectories(dir);
       Path index = dir.resolve("index");
       try (Directory specificDir = FSDirectory.open(index.resolve(SPECIFIC));
           Directory skeletonDir = FSDirectory.open(index.resolve(SKELETON));
@@ -137,39 +139,38 @@ public final class CaseBank implements AutoCloseable {
   }
 
   /**
+   * Fails, before any work, unless the bank folder and its staging folder are absent, empty, or
+   * banks: a folder that {@code casebank} did not write is never replaced.
+   */
+  public static void checkReplaceable(Path dir) {
+    OwnedFolder.checkReplaceable(dir, COMMAND, OPTION);
+    OwnedFolder.checkReplaceable(staging(dir), COMMAND, OPTION);
+  }
+
+  /**
    * Moves a bank built (and closed) in {@link #staging} to {@code dir}, replacing the bank there only
    * once the new one is complete.
    */
   public static void commit(Path dir) {
     Path absolute = dir.toAbsolutePath().normalize();
     Path old = absolute.resolveSibling("." + absolute.getFileName() + ".previous");
+    OwnedFolder.delete(old, COMMAND, OPTION);
+    OwnedFolder.checkReplaceable(absolute, COMMAND, OPTION);
     try {
-      deleteTree(old);
       if (Files.exists(absolute)) {
         Files.move(absolute, old);
       }
       Files.move(staging(dir), absolute);
-      deleteTree(old);
     } catch (IOException e) {
       throw new InputException(dir + ": cannot put the new bank in place (" + InputException.reason(e) + ")", e);
     }
-  }
-
-  static void deleteTree(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (var paths = Files.walk(dir)) {
-      for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.delete(p);
-      }
-    }
+    OwnedFolder.delete(old, COMMAND, OPTION);
   }
 
   public static CaseBank open(Path dir, Embedder embedder) {
     Path metaFile = dir.resolve(META);
     if (!Files.isRegularFile(metaFile)) {
-      throw new InputException(dir + ": no case bank here (" + META + " not found); build one with casebank --build");
+      throw new InputException(dir + ": no case bank here (" + META + " not found); build one with the casebank command");
     }
     try {
       return new CaseBank(dir.resolve("index"), embedder, JSON.readValue(metaFile.toFile(), Meta.class));

@@ -48,6 +48,7 @@ public final class CaseBankCommand implements Callable<Integer> {
     if (step < 1) {
       throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--calibration-step must be at least 1");
     }
+    CaseBank.checkReplaceable(bank);
     PrintWriter w = spec.commandLine().getOut();
     var schemas = SchemaReader.read(tables);
     long start = System.nanoTime();

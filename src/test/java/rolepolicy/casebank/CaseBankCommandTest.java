@@ -9,7 +9,11 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import rolepolicy.TestData;
@@ -77,6 +81,76 @@ class CaseBankCommandTest {
         TestData.spiderDir().resolve("tables.json").toString(), "--bank", bank.toString()));
     assertTrue(err.toString().contains("is a dev question: cases come from a train split only"), err.toString());
     assertTrue(Files.notExists(bank));
+  }
+
+  /** Every file under {@code dir} with its bytes' digest, in path order. */
+  private static Map<String, String> digests(Path dir) throws Exception {
+    Map<String, String> out = new TreeMap<>();
+    try (var paths = Files.walk(dir)) {
+      for (Path p : paths.filter(Files::isRegularFile).toList()) {
+        out.put(dir.relativize(p).toString(), HexFormat.of().formatHex(
+            MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(p))));
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void theProjectsDataFolderIsRefusedAsABankAndStaysByteIdentical() throws Exception {
+    Path train = firstRecords("train", "train_spider.json", 5);
+    // a copy of the project's data/, so that a regression cannot destroy the real one
+    Path data = dir.resolve("data");
+    try (var paths = Files.walk(Path.of("data"))) {
+      for (Path p : paths.toList()) {
+        Files.copy(p, data.resolve(Path.of("data").relativize(p).toString()));
+      }
+    }
+    Map<String, String> before = digests(data);
+    assertTrue(before.containsKey("overrides.json"), before.keySet().toString());
+    StringWriter err = new StringWriter();
+    assertEquals(1, run(new StringWriter(), err, "casebank", "--dataset", train.toString(), "--tables",
+        TestData.spiderDir().resolve("tables.json").toString(), "--bank", data.toString()));
+    assertEquals("error: --bank " + data + ": the folder was not written by casebank (no .rolepolicy-output naming it), so it is"
+        + " not replaced; choose a new or empty folder", err.toString().strip());
+    assertEquals(before, digests(data));
+    assertTrue(Files.notExists(CaseBank.staging(data)));
+  }
+
+  @Test
+  void aFileOrAnotherCommandsFolderIsRefusedAsABank() throws Exception {
+    Path train = firstRecords("train", "train_spider.json", 5);
+    String tables = TestData.spiderDir().resolve("tables.json").toString();
+    Path file = Files.writeString(dir.resolve("notes.txt"), "mine");
+    StringWriter err = new StringWriter();
+    assertEquals(1, run(new StringWriter(), err, "casebank", "--dataset", train.toString(), "--tables", tables,
+        "--bank", file.toString()));
+    assertTrue(err.toString().contains(file + ": is a file, not a folder"), err.toString());
+    assertEquals("mine", Files.readString(file));
+
+    Path other = Files.createDirectories(dir.resolve("other"));
+    Files.writeString(other.resolve(".rolepolicy-output"), "evaluate\n");
+    Files.writeString(other.resolve("metrics.json"), "{}");
+    err = new StringWriter();
+    assertEquals(1, run(new StringWriter(), err, "casebank", "--dataset", train.toString(), "--tables", tables,
+        "--bank", other.toString()));
+    assertTrue(err.toString().contains(other + ": the folder was not written by casebank"), err.toString());
+    assertEquals("{}", Files.readString(other.resolve("metrics.json")));
+  }
+
+  @Test
+  void aBankReplacesTheBankItBuiltBeforeAndLeavesNoStagingFolder() throws Exception {
+    Path train = firstRecords("train", "train_spider.json", 20);
+    String tables = TestData.spiderDir().resolve("tables.json").toString();
+    Path bank = dir.resolve("bank");
+    for (int build = 0; build < 2; build++) {
+      StringWriter err = new StringWriter();
+      assertEquals(0, run(new StringWriter(), err, "casebank", "--dataset", train.toString(), "--tables", tables,
+          "--bank", bank.toString(), "--calibration-step", "5"), err.toString());
+    }
+    assertEquals("casebank\n", Files.readString(bank.resolve(".rolepolicy-output")));
+    try (var entries = Files.list(dir)) {
+      assertEquals(List.of("bank", "train.json"), entries.map(p -> p.getFileName().toString()).sorted().toList());
+    }
   }
 
   @Test

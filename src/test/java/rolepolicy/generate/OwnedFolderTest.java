@@ -1,0 +1,74 @@
+package rolepolicy.generate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import rolepolicy.spider.InputException;
+
+class OwnedFolderTest {
+  @TempDir Path dir;
+
+  @Test
+  void anAbsentOrEmptyFolderIsMadeAndMarked() throws Exception {
+    Path absent = dir.resolve("a");
+    OwnedFolder.recreate(absent, "casebank", "--bank");
+    assertEquals("casebank\n", Files.readString(absent.resolve(OwnedFolder.MARKER)));
+    Path empty = Files.createDirectories(dir.resolve("b"));
+    OwnedFolder.recreate(empty, "casebank", "--bank");
+    assertEquals("casebank", OwnedFolder.owner(empty));
+  }
+
+  @Test
+  void theCommandsOwnFolderIsReplacedWhole() throws Exception {
+    Path own = dir.resolve("bank");
+    OwnedFolder.recreate(own, "casebank", "--bank");
+    Files.createDirectories(own.resolve("index/specific"));
+    Files.writeString(own.resolve("index/specific/segment"), "x");
+    OwnedFolder.recreate(own, "casebank", "--bank");
+    try (var entries = Files.list(own)) {
+      assertEquals(1, entries.count(), "only the new marker is left");
+    }
+    OwnedFolder.delete(own, "casebank", "--bank");
+    assertTrue(Files.notExists(own));
+  }
+
+  @Test
+  void aFolderWithoutTheMarkerIsRefusedAndKept() throws Exception {
+    Path user = Files.createDirectories(dir.resolve("data"));
+    Files.writeString(user.resolve("overrides.json"), "[]");
+    InputException e = assertThrows(InputException.class, () -> OwnedFolder.recreate(user, "casebank", "--bank"));
+    assertEquals("--bank " + user + ": the folder was not written by casebank (no " + OwnedFolder.MARKER
+        + " naming it), so it is not replaced; choose a new or empty folder", e.getMessage());
+    assertThrows(InputException.class, () -> OwnedFolder.delete(user, "casebank", "--bank"));
+    assertEquals("[]", Files.readString(user.resolve("overrides.json")));
+  }
+
+  @Test
+  void anotherCommandsFolderIsRefused() throws Exception {
+    Path other = dir.resolve("results");
+    OwnedFolder.recreate(other, "evaluate", "--out");
+    Files.writeString(other.resolve("metrics.json"), "{}");
+    assertThrows(InputException.class, () -> OwnedFolder.checkReplaceable(other, "casebank", "--bank"));
+    assertEquals("{}", Files.readString(other.resolve("metrics.json")));
+  }
+
+  @Test
+  void aFileIsNeverReplacedByAFolder() throws Exception {
+    Path file = Files.writeString(dir.resolve("bank"), "mine");
+    InputException e = assertThrows(InputException.class, () -> OwnedFolder.recreate(file, "casebank", "--bank"));
+    assertTrue(e.getMessage().startsWith("--bank " + file + ": is a file, not a folder"), e.getMessage());
+    assertEquals("mine", Files.readString(file));
+  }
+
+  @Test
+  void aMarkerThatIsAFolderDoesNotMakeTheFolderOwned() throws Exception {
+    Path fake = Files.createDirectories(dir.resolve("fake").resolve(OwnedFolder.MARKER));
+    assertEquals(null, OwnedFolder.owner(fake.getParent()));
+    assertThrows(InputException.class, () -> OwnedFolder.checkReplaceable(fake.getParent(), "casebank", "--bank"));
+  }
+}
