@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.kie.api.KieBase;
@@ -12,6 +13,7 @@ import org.kie.api.KieServices;
 import org.kie.api.builder.KieBuilder;
 import org.kie.api.builder.KieFileSystem;
 import org.kie.api.builder.Message;
+import org.kie.api.builder.ReleaseId;
 import rolepolicy.spider.InputException;
 
 /** Compiles the {@code .drl} files of a rules folder, at run time, into one KieBase. */
@@ -20,6 +22,8 @@ public final class RuleBase {
 
   /** Drools' follow-up to a parse error, which names no line and adds nothing. */
   private static final String NO_PACKAGE = "Parser returned a null Package";
+
+  private static final AtomicLong BUILDS = new AtomicLong();
 
   private RuleBase() {}
 
@@ -51,6 +55,9 @@ public final class RuleBase {
         throw new InputException(file + ": cannot read rule file: " + e.getMessage(), e);
       }
     }
+    // a release id of its own: builds in parallel threads must not meet in the KIE repository
+    ReleaseId id = kie.newReleaseId("rolepolicy", "rules", "1.0." + BUILDS.incrementAndGet());
+    files.generateAndWritePomXML(id);
     KieBuilder builder = kie.newKieBuilder(files).buildAll();
     List<Message> errors =
         builder.getResults().getMessages(Message.Level.ERROR).stream()
@@ -60,7 +67,11 @@ public final class RuleBase {
       throw new RuleFileException(
           errors.stream().map(m -> describe(m, rulesDir)).collect(Collectors.joining("\n")));
     }
-    return kie.newKieContainer(builder.getKieModule().getReleaseId()).getKieBase();
+    try {
+      return kie.newKieContainer(id).getKieBase();
+    } finally {
+      kie.getRepository().removeKieModule(id);
+    }
   }
 
   private static String describe(Message message, Path rulesDir) {

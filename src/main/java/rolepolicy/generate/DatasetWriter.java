@@ -29,7 +29,7 @@ public final class DatasetWriter {
   public static JsonGenerator arrayWriter(Path file) {
     try {
       JsonGenerator out = JSON.getFactory().createGenerator(file.toFile(), com.fasterxml.jackson.core.JsonEncoding.UTF8);
-      out.setPrettyPrinter(PRETTY);
+      out.setPrettyPrinter(PRETTY.createInstance()); // its own: the printer keeps the nesting depth
       out.setCodec(JSON);
       out.writeStartArray();
       return out;

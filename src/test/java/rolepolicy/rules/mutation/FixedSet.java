@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.kie.api.KieBase;
@@ -37,8 +38,8 @@ final class FixedSet {
   static final int TRAIN_STEP = 20;
 
   private final List<PolicyOverride> overrides = OverridesReader.read(Path.of("data/overrides.json"));
+  private final Path dir;
   private final Path questions;
-  private final Path output;
 
   FixedSet() {
     try {
@@ -46,9 +47,8 @@ final class FixedSet {
       ArrayNode sample = json.createArrayNode();
       take(json.readTree(TestData.spiderDir().resolve("dev.json").toFile()), DEV_STEP, sample);
       take(json.readTree(TestData.spiderDir().resolve("train_spider.json").toFile()), TRAIN_STEP, sample);
-      Path dir = Files.createTempDirectory("rule-mutation-set");
+      dir = Files.createTempDirectory("rule-mutation-set");
       questions = dir.resolve("questions.json");
-      output = dir.resolve("records.json");
       json.writeValue(questions.toFile(), sample);
       questions.toFile().deleteOnExit();
       dir.toFile().deleteOnExit();
@@ -64,7 +64,7 @@ final class FixedSet {
   }
 
   /** The policy clarification of every record's original SQL and of each rewrite step's SQL. */
-  private void clarifications(KieBase rules, StringBuilder out) throws IOException {
+  private void clarifications(KieBase rules, Path output, StringBuilder out) throws IOException {
     QuestionEngine engine = new QuestionEngine(rules);
     PolicyClarifier clarifier = new PolicyClarifier(engine, TestData.schemas());
     JsonNode records = new ObjectMapper().readTree(output.toFile());
@@ -91,26 +91,57 @@ final class FixedSet {
     }
   }
 
-  /** Everything the rules decide on the set, as text: equal text, equal outcome. */
-  String outcome(KieBase rules) {
-    StringBuilder out = new StringBuilder();
+  /** Everything the rules decide on the set, as text in three stages: equal text, equal outcome. */
+  List<String> outcome(KieBase rules) {
+    return outcome(rules, null);
+  }
+
+  /**
+   * The outcome in its stages — the policies, the records, the clarifications — computed up to the
+   * first stage that differs from {@code baseline}'s (all of them when it is null): a variant that
+   * changes the policies is known to change the outcome without generating a record. Safe to call
+   * from several threads at once.
+   */
+  List<String> outcome(KieBase rules, List<String> baseline) {
+    List<String> stages = new ArrayList<>();
     Map<String, DatabasePolicies> policies;
     try {
       policies = new PolicyAssigner(rules).assign(TestData.schemas(), overrides, "data/overrides.json");
     } catch (InputException | IllegalStateException e) {
-      return "policies fail: " + e.getMessage();
+      return List.of("policies fail: " + e.getMessage());
     }
-    policies.values().forEach(db -> out.append(db.columns()).append('\n'));
+    StringBuilder text = new StringBuilder();
+    policies.values().forEach(db -> text.append(db.columns()).append('\n'));
+    if (!add(stages, text.toString(), baseline)) {
+      return stages;
+    }
+    Path output = null;
     try {
+      output = Files.createTempFile(dir, "records", ".json");
       QuestionGenerator generator = new QuestionGenerator(new QuestionEngine(rules), TestData.schemas(), policies);
       new DatasetGenerator(generator, 1).generate("fixed", questions, output, null, bytes -> { });
-      out.append(Files.readString(output));
-      clarifications(rules, out);
+      if (!add(stages, Files.readString(output), baseline)) {
+        return stages;
+      }
+      StringBuilder clarifications = new StringBuilder();
+      clarifications(rules, output, clarifications);
+      stages.add(clarifications.toString());
     } catch (RuntimeException e) {
-      out.append("questions fail: ").append(e);
+      stages.add("questions fail: " + e);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    } finally {
+      if (output != null) {
+        output.toFile().delete();
+      }
     }
-    return out.toString();
+    return stages;
+  }
+
+  /** Adds a stage; false when it already differs from the baseline's. */
+  private static boolean add(List<String> stages, String stage, List<String> baseline) {
+    stages.add(stage);
+    int i = stages.size() - 1;
+    return baseline == null || (baseline.size() > i && baseline.get(i).equals(stage));
   }
 }

@@ -13,6 +13,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.platform.engine.TestExecutionResult;
@@ -56,20 +60,31 @@ class RuleMutationTest {
       files.put(f.getFileName().toString(), Files.readString(f));
     }
     FixedSet fixed = new FixedSet();
-    String baseline = fixed.outcome(TestData.rules());
+    List<String> baseline = fixed.outcome(TestData.rules());
     Path work = Files.createTempDirectory("rule-mutants");
+    List<DrlMutants.Mutant> mutants = new ArrayList<>();
+    String only = System.getProperty("mutation.files", "");
+    for (Map.Entry<String, String> file : files.entrySet()) {
+      if (only.isEmpty() || List.of(only.split(",")).contains(file.getKey())) {
+        mutants.addAll(DrlMutants.of(file.getKey(), file.getValue()));
+      }
+    }
+    // Compiling a variant and running it on the fixed set go on in parallel; the rule tests, which
+    // see the variant through TestData's one substitute, run one variant at a time, in order.
+    ExecutorService workers = Executors.newFixedThreadPool(Integer.getInteger("mutation.threads", Runtime.getRuntime().availableProcessors()));
     List<Result> results = new ArrayList<>();
     try {
-      String only = System.getProperty("mutation.files", "");
-      for (Map.Entry<String, String> file : files.entrySet()) {
-        if (!only.isEmpty() && !List.of(only.split(",")).contains(file.getKey())) {
-          continue;
-        }
-        for (DrlMutants.Mutant mutant : DrlMutants.of(file.getKey(), file.getValue())) {
-          results.add(check(mutant, files, work, fixed, baseline));
-        }
+      List<Future<Checked>> checked = new ArrayList<>();
+      for (DrlMutants.Mutant mutant : mutants) {
+        checked.add(workers.submit(() -> compileAndRun(mutant, files, work, fixed, baseline)));
       }
+      for (Future<Checked> future : checked) {
+        results.add(judge(future.get()));
+      }
+    } catch (InterruptedException | ExecutionException e) {
+      throw new IllegalStateException("a variant could not be checked", e);
     } finally {
+      workers.shutdownNow();
       TestData.substituteRules(null);
       try (var paths = Files.walk(work)) {
         for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
@@ -87,8 +102,11 @@ class RuleMutationTest {
         + r.mutant().what() + " (" + r.detail() + ")").toList(), "variants that change an outcome but fail no test named after their rule");
   }
 
-  private static Result check(DrlMutants.Mutant mutant, Map<String, String> files, Path work, FixedSet fixed,
-      String baseline) throws IOException {
+  /** A variant compiled and run on the fixed set: its rules when they change the outcome, else its verdict. */
+  private record Checked(DrlMutants.Mutant mutant, KieBase changesOutcome, Result verdict) {}
+
+  private static Checked compileAndRun(DrlMutants.Mutant mutant, Map<String, String> files, Path work, FixedSet fixed,
+      List<String> baseline) throws IOException {
     Path dir = Files.createTempDirectory(work, "v");
     for (Map.Entry<String, String> f : files.entrySet()) {
       Files.writeString(dir.resolve(f.getKey()), f.getKey().equals(mutant.file()) ? mutant.text() : f.getValue());
@@ -97,13 +115,21 @@ class RuleMutationTest {
     try {
       variant = RuleBase.load(dir);
     } catch (RuleFileException e) {
-      return new Result(mutant, Verdict.INVALID, "does not compile");
+      return new Checked(mutant, null, new Result(mutant, Verdict.INVALID, "does not compile"));
     }
-    String outcome = fixed.outcome(variant);
-    if (outcome.equals(baseline)) {
-      return new Result(mutant, Verdict.EQUIVALENT, "same outcome on the fixed set");
+    if (fixed.outcome(variant, baseline).equals(baseline)) {
+      return new Checked(mutant, null, new Result(mutant, Verdict.EQUIVALENT, "same outcome on the fixed set"));
     }
-    Set<String> failed = failingRuleTests(variant);
+    return new Checked(mutant, variant, null);
+  }
+
+  /** The verdict of a variant: a variant that changes the outcome must fail a rule test named after its rule. */
+  private static Result judge(Checked checked) {
+    if (checked.verdict() != null) {
+      return checked.verdict();
+    }
+    DrlMutants.Mutant mutant = checked.mutant();
+    Set<String> failed = failingRuleTests(checked.changesOutcome());
     List<String> named = failed.stream().filter(test -> mutant.rules().stream().anyMatch(rule -> namedAfter(test, rule))).toList();
     return named.isEmpty()
         ? new Result(mutant, Verdict.MISSED, failed.isEmpty() ? "no rule test fails" : "only " + failed + " fail")
