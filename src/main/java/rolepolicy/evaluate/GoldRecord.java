@@ -10,9 +10,16 @@ import rolepolicy.spider.InputException;
  *
  * @param goldSql the gold SQL, or null when the gold label is REFUSE
  * @param policies the record's {@code column_policies}: column key → final policy name
+ * @param question the question text, or null when the record has none
  */
 public record GoldRecord(
-    String id, String dbId, boolean refuse, String goldSql, String originalSql, Map<String, String> policies) {
+    String id, String dbId, boolean refuse, String goldSql, String originalSql, Map<String, String> policies,
+    String question) {
+
+  /** A record without question text. */
+  public GoldRecord(String id, String dbId, boolean refuse, String goldSql, String originalSql, Map<String, String> policies) {
+    this(id, dbId, refuse, goldSql, originalSql, policies, null);
+  }
 
   static GoldRecord of(JsonNode record, String where) {
     String id = text(record, "id", where);
@@ -33,7 +40,8 @@ public record GoldRecord(
         type.equals("REFUSE"),
         type.equals("SQL") ? text(record.get("gold_label"), "sql", where + " gold_label") : null,
         text(record, "original_sql", where),
-        map);
+        map,
+        record.path("question").isTextual() ? record.get("question").asText() : null);
   }
 
   private static String text(JsonNode node, String field, String where) {

@@ -23,9 +23,11 @@ import java.util.List;
  *     structure in Spider's grammar, or is a refusal
  * @param emDiffers the components of Spider's exact match that differ
  * @param hardness Spider's hardness level of the gold SQL
+ * @param question the question text (from the dataset record), or null
+ * @param sql the predicted SQL text as scored (stripped); null for a refusal or an empty prediction
  */
 @JsonPropertyOrder({
-  "id", "db_id", "gold", "prediction", "analysis", "violations", "compliant", "execution",
+  "id", "db_id", "question", "gold", "prediction", "sql", "analysis", "violations", "compliant", "execution",
   "execution_detail", "columns", "em", "em_reason", "em_differs", "hardness", "outcome", "why"
 })
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -45,7 +47,9 @@ public record QuestionResult(
     @JsonInclude(JsonInclude.Include.ALWAYS) Boolean em,
     @JsonProperty("em_reason") String emReason,
     @JsonProperty("em_differs") List<String> emDiffers,
-    String hardness) {
+    String hardness,
+    String question,
+    String sql) {
 
   /** A result without exact match (not computed). */
   public QuestionResult(
@@ -53,14 +57,20 @@ public record QuestionResult(
       Boolean compliant, String execution, String executionDetail, ColumnLevel.Figures columns,
       Outcome outcome, String why) {
     this(id, dbId, gold, prediction, analysis, violations, compliant, execution, executionDetail, columns,
-        outcome, why, null, null, null, null);
+        outcome, why, null, null, null, null, null, null);
   }
 
   /** This result with an exact match result. */
   QuestionResult withExactMatch(ExactMatchScorer.Result match) {
     return new QuestionResult(id, dbId, gold, prediction, analysis, violations, compliant, execution,
         executionDetail, columns, outcome, why, match.em(), match.reason(), match.differs(),
-        match.hardness() == null ? null : match.hardness().label());
+        match.hardness() == null ? null : match.hardness().label(), question, sql);
+  }
+
+  /** This result with the question text and the predicted SQL text. */
+  QuestionResult withText(String question, String sql) {
+    return new QuestionResult(id, dbId, gold, prediction, analysis, violations, compliant, execution,
+        executionDetail, columns, outcome, why, em, emReason, emDiffers, hardness, question, sql);
   }
 
   /** One violation found in predicted SQL. */

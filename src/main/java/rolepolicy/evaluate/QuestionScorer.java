@@ -66,10 +66,10 @@ public final class QuestionScorer {
 
   public QuestionResult score(GoldRecord gold, String prediction) {
     QuestionResult result = scoreWithoutExactMatch(gold, prediction);
-    if (exactMatch == null) {
-      return result;
+    if (exactMatch != null) {
+      result = result.withExactMatch(exactMatch.score(gold, prediction == null ? "" : prediction.strip()));
     }
-    return result.withExactMatch(exactMatch.score(gold, prediction == null ? "" : prediction.strip()));
+    return result.withText(gold.question(), result.prediction().equals("SQL") ? prediction.strip() : null);
   }
 
   private QuestionResult scoreWithoutExactMatch(GoldRecord gold, String prediction) {

@@ -78,6 +78,15 @@ public final class ReplaySource implements SqlSource {
     return r == null ? null : r.numCqAsked();
   }
 
+  /** The recorded SQL of a question's round ({@code generate}, as the model wrote it), or null. */
+  public String roundSql(int index, int round) {
+    Recorded r = byIndex.get(index);
+    if (r == null || round >= r.rounds().size() || !r.rounds().get(round).get(0).kind().equals("generate")) {
+      return null;
+    }
+    return r.rounds().get(round).get(0).sql();
+  }
+
   /** Whether the log records this question. */
   public boolean records(int index) {
     return byIndex.containsKey(index);

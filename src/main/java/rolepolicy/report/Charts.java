@@ -228,6 +228,51 @@ public final class Charts {
     return render(chart, alt.toString());
   }
 
+  /**
+   * One bar per category (its estimate) with its interval as an error bar from {@code low} to
+   * {@code high}; null values are left out. XChart draws symmetric error bars only, so the interval
+   * is an invisible series at its midpoint with half its width as the error.
+   */
+  public static Image withIntervals(String title, String xTitle, String yTitle, List<String> categories,
+      List<Double> estimate, List<Double> low, List<Double> high, double scale, Double yMin, Double yMax) {
+    int width = Math.max(360, 110 + 70 * categories.size());
+    CategoryChart chart = category(title, width, 300, xTitle, yTitle);
+    chart.getStyler().setOverlapped(true);
+    chart.getStyler().setLegendVisible(false);
+    chart.getStyler().setXAxisLabelRotation(categories.size() > 3 ? 20 : 0);
+    chart.getStyler().setErrorBarsColor(Color.BLACK);
+    chart.getStyler().setErrorBarsColorSeriesColor(false);
+    if (yMin != null) {
+      chart.getStyler().setYAxisMin(yMin);
+    }
+    if (yMax != null) {
+      chart.getStyler().setYAxisMax(yMax);
+    }
+    List<Double> bars = new ArrayList<>();
+    List<Double> middle = new ArrayList<>();
+    List<Double> half = new ArrayList<>();
+    StringBuilder alt = new StringBuilder(title);
+    for (int i = 0; i < categories.size(); i++) {
+      Double e = estimate.get(i);
+      Double lo = low.get(i);
+      Double hi = high.get(i);
+      bars.add(e == null ? 0.0 : scale * e);
+      boolean interval = lo != null && hi != null;
+      middle.add(interval ? scale * (lo + hi) / 2 : 0.0);
+      half.add(interval ? scale * (hi - lo) / 2 : 0.0);
+      alt.append(", ").append(categories.get(i)).append(' ')
+          .append(e == null ? "-" : String.format(java.util.Locale.ROOT, "%.3g", scale * e))
+          .append(interval ? String.format(java.util.Locale.ROOT, " [%.3g, %.3g]", scale * lo, scale * hi) : "");
+    }
+    chart.addSeries("estimate", categories, bars).setFillColor(NEUTRAL);
+    org.knowm.xchart.CategorySeries interval = chart.addSeries("95 % interval", categories, middle, half);
+    interval.setChartCategorySeriesRenderStyle(org.knowm.xchart.CategorySeries.CategorySeriesRenderStyle.Line);
+    interval.setLineStyle(org.knowm.xchart.style.lines.SeriesLines.NONE);
+    interval.setMarker(org.knowm.xchart.style.markers.SeriesMarkers.NONE);
+    interval.setLineColor(Color.BLACK);
+    return render(chart, alt.toString());
+  }
+
   /** The PNG bytes of a rendered chart. */
   public static byte[] png(Image image) {
     return Base64.getDecoder().decode(image.dataUri().substring(image.dataUri().indexOf(',') + 1));

@@ -22,7 +22,8 @@ import rolepolicy.report.QaFigures.StructureFigures;
  * figures give the same bytes.
  */
 public final class HtmlReport {
-  private static final String STYLE =
+  /** The page style, shared by the project's other pages. */
+  public static final String STYLE =
       """
       body{font-family:"DejaVu Sans",Helvetica,Arial,sans-serif;color:#202124;margin:0;background:#f8f9fa;font-size:14px;line-height:1.45}
       main{max-width:1280px;margin:0 auto;padding:16px 28px 48px}
@@ -423,7 +424,8 @@ public final class HtmlReport {
     return "<td class=\"n\">" + esc(text) + "</td>";
   }
 
-  static String esc(String s) {
+  /** The text escaped for HTML. */
+  public static String esc(String s) {
     if (s == null) {
       return "";
     }

@@ -131,8 +131,11 @@ class EvaluateCommandTest {
     assertEquals("[\"select\",\"select(no AGG)\"]", q.get(1).get("em_differs").toString());
     assertTrue(q.get(2).has("em") && q.get(2).get("em").isNull(), "em is null for a REFUSE gold label");
     assertFalse(q.get(2).has("hardness"));
-    assertEquals(List.of("id", "db_id", "gold", "prediction", "analysis", "violations", "compliant", "execution",
-        "execution_detail", "columns", "em", "hardness", "outcome", "why"), fieldNames(q.get(0)));
+    assertEquals(List.of("id", "db_id", "question", "gold", "prediction", "sql", "analysis", "violations", "compliant",
+        "execution", "execution_detail", "columns", "em", "hardness", "outcome", "why"), fieldNames(q.get(0)));
+    assertEquals("How many singers do we have?", q.get(0).get("question").asText());
+    assertEquals("SELECT count(*) FROM singer AS T1", q.get(0).get("sql").asText());
+    assertFalse(q.get(2).has("sql"), "a refusal has no SQL");
   }
 
   private static List<String> fieldNames(JsonNode node) {

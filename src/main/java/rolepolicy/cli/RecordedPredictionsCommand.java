@@ -1,0 +1,72 @@
+package rolepolicy.cli;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import rolepolicy.generate.AtomicOutput;
+import rolepolicy.generate.DatasetWriter;
+import rolepolicy.interact.RecordedPredictions;
+
+/** One round of a recorded run as predictions for evaluate, over the dataset's logged questions. */
+@Command(
+    name = "recorded-predictions",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = "Write one round of a recorded run (../shared/sphinteract/logs) as evaluate's predictions,"
+        + " with the dataset records of the logged questions.")
+public final class RecordedPredictionsCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Option(names = "--log", required = true, paramLabel = "LOG", description = "A recorded run, e.g. ../shared/sphinteract/logs/gpt35_baseline_4round.json.")
+  Path log;
+
+  @Option(names = "--questions", required = true, paramLabel = "FILE",
+      description = "The log's question list, e.g. ../shared/sphinteract/kaggledbqa_208_test_order.json.")
+  Path questions;
+
+  @Option(names = "--dataset", required = true, paramLabel = "FILE", description = "A generated split, e.g. data/kaggledbqa/test.json.")
+  Path dataset;
+
+  @Option(names = "--round", paramLabel = "N", defaultValue = "0", description = "The round whose SQL is taken (default: ${DEFAULT-VALUE}).")
+  int round;
+
+  @Option(names = "--out", required = true, paramLabel = "DIR", description = "Writes DIR/predictions.jsonl and DIR/dataset.json.")
+  Path out;
+
+  @Override
+  public Integer call() {
+    if (round < 0) {
+      throw new ParameterException(spec.commandLine(), "--round must be at least 0");
+    }
+    RecordedPredictions p = RecordedPredictions.of(log, questions, dataset, round);
+    try (AtomicOutput output = new AtomicOutput()) {
+      DatasetWriter.write(output.stage(out.resolve("dataset.json")), p.records());
+      try (BufferedWriter lines = Files.newBufferedWriter(output.stage(out.resolve("predictions.jsonl")))) {
+        for (RecordedPredictions.Prediction prediction : p.predictions()) {
+          lines.write(DatasetWriter.JSON.writeValueAsString(prediction));
+          lines.newLine();
+        }
+      }
+      output.commit();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    PrintWriter w = spec.commandLine().getOut();
+    w.printf("%d of the %d logged questions are in %s (round %d's SQL)%n", p.predictions().size(), p.logged(), dataset, round);
+    w.printf("  %d logged questions are not in it; %d of its questions are not logged%n", p.notInDataset().size(), p.notLogged().size());
+    if (!p.noSql().isEmpty()) {
+      w.printf("  %d questions have no SQL in round %d (empty predictions): %s%n", p.noSql().size(), round, p.noSql());
+    }
+    w.println("wrote " + out.resolve("predictions.jsonl") + " and " + out.resolve("dataset.json"));
+    return 0;
+  }
+}

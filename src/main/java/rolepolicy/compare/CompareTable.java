@@ -1,0 +1,58 @@
+package rolepolicy.compare;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import rolepolicy.compare.Comparison.Pair;
+import rolepolicy.compare.Comparison.RunInfo;
+
+/** The comparison as the terminal prints it: the metrics with intervals, then the paired tests. */
+public final class CompareTable {
+  private CompareTable() {}
+
+  public static void print(PrintWriter w, Comparison c) {
+    w.printf(Locale.ROOT, "%d run%s over %d questions paired by id; 95 %% percentile bootstrap, %d resamples, seed %d%n",
+        c.runs().size(), c.runs().size() == 1 ? "" : "s", c.questions(), c.resamples(), c.seed());
+    for (RunInfo r : c.runs()) {
+      w.printf(Locale.ROOT, "  %s: %s%s%n", r.name(), r.folder(), r.model() == null ? "" : " (model " + r.model() + ")");
+    }
+    List<String[]> rows = new ArrayList<>();
+    List<String> header = new ArrayList<>(List.of(""));
+    header.addAll(c.metrics().keySet());
+    rows.add(header.toArray(String[]::new));
+    for (Measure m : Measure.MAIN) {
+      List<String> row = new ArrayList<>(List.of(m.label()));
+      c.metrics().values().forEach(intervals -> row.add(Cells.interval(m, intervals.get(m.key()))));
+      rows.add(row.toArray(String[]::new));
+    }
+    align(w, rows);
+    if (c.pairs().isEmpty()) {
+      return;
+    }
+    w.println();
+    List<String[]> tests = new ArrayList<>();
+    tests.add(new String[] {"a", "b", "EX only a / only b", "decision only a / only b", "compliant a - b", "p",
+        "REFUSE F1 a - b", "p", "differ"});
+    for (Pair p : c.pairs()) {
+      tests.add(new String[] {p.a(), p.b(), Cells.mcnemar(p.execution()), Cells.mcnemar(p.decision()),
+          Cells.difference(p.compliance()), Cells.p(p.compliance().p()), Cells.difference(p.refuseF1()),
+          Cells.p(p.refuseF1().p()), String.valueOf(p.differing().size())});
+    }
+    align(w, tests);
+  }
+
+  /** Columns padded to their widest cell: the first two left-aligned, the rest right-aligned. */
+  private static void align(PrintWriter w, List<String[]> rows) {
+    int[] widths = new int[rows.get(0).length];
+    rows.forEach(r -> { for (int i = 0; i < r.length; i++) widths[i] = Math.max(widths[i], r[i].length()); });
+    for (String[] r : rows) {
+      StringBuilder line = new StringBuilder();
+      for (int i = 0; i < r.length; i++) {
+        boolean left = i == 0 || i == 1 && rows.get(0)[1].equals("b");
+        line.append(i == 0 ? "" : "  ").append(String.format(Locale.ROOT, "%" + (left ? "-" : "") + widths[i] + "s", r[i]));
+      }
+      w.println(line.toString().stripTrailing());
+    }
+  }
+}
