@@ -33,6 +33,7 @@ import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import rolepolicy.generate.DatasetWriter;
 import rolepolicy.generate.OwnedFolder;
+import rolepolicy.generate.RunTemp;
 import rolepolicy.spider.InputException;
 import rolepolicy.spider.Schema;
 
@@ -104,6 +105,7 @@ public final class CaseBank implements AutoCloseable {
   /** Writes a bank of the cases into {@code dir} (replacing a bank there, and nothing else) and opens it. */
   public static CaseBank build(List<Case> cases, String source, Path dir, Embedder embedder, Thresholds thresholds) {
     OwnedFolder.recreate(dir, COMMAND, OPTION);
+    RunTemp.register(dir, "the unfinished bank in " + dir + " was removed; the bank beside it is as it was");
     try {
       Path index = dir.resolve("index");
       try (Directory specificDir = FSDirectory.open(index.resolve(SPECIFIC));
@@ -161,6 +163,7 @@ public final class CaseBank implements AutoCloseable {
         Files.move(absolute, old);
       }
       Files.move(staging(dir), absolute);
+      RunTemp.forget(staging(dir));
     } catch (IOException e) {
       throw new InputException(dir + ": cannot put the new bank in place (" + InputException.reason(e) + ")", e);
     }

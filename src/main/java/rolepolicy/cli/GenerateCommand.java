@@ -143,7 +143,7 @@ public final class GenerateCommand implements Callable<Integer> {
             threads == null ? defaultThreads() : threads);
 
     List<SplitSummary> summaries = new ArrayList<>();
-    try (AtomicOutput output = new AtomicOutput();
+    try (AtomicOutput output = new AtomicOutput(out);
         BufferedWriter auditWriter = audit == null ? null : Files.newBufferedWriter(output.stage(audit))) {
       for (Split split : wanted) {
         Path file = output.stage(out.resolve(split.name() + ".json"));

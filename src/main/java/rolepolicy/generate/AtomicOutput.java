@@ -1,6 +1,7 @@
 package rolepolicy.generate;
 
 import java.io.IOException;
+import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -12,15 +13,34 @@ import java.util.Map;
 import rolepolicy.spider.InputException;
 
 /**
- * Output files written completely or not at all: each is written to a temporary file beside its
- * target, and {@link #commit()} moves all of them into place — restoring every earlier file if
- * one move fails. {@link #close()} removes whatever was not committed.
+ * Output files written completely or not at all: each is written to a file in one temporary folder
+ * of the run ({@link RunTemp}), and {@link #commit()} moves all of them into place — restoring
+ * every earlier file if one move fails. {@link #close()} removes whatever was not committed, and so
+ * does Ctrl-C: a commit under way is finished first, so that no earlier file is lost.
  */
 public final class AtomicOutput implements AutoCloseable {
+  private final Path root;
   private final Map<Path, Path> staged = new LinkedHashMap<>();
+  /** The run's temporary folder per file system (a move into place must not cross one). */
+  private final Map<FileStore, Path> folders = new LinkedHashMap<>();
+  private boolean abandoned;
+
+  /** Temporary files go in a folder beside the first output. */
+  public AtomicOutput() {
+    this(null);
+  }
+
+  /** Temporary files go in a folder inside {@code root}, the folder the outputs go under. */
+  public AtomicOutput(Path root) {
+    this.root = root;
+    RunTemp.register(this, this::abandon, "the outputs it was writing were removed; the earlier ones are as they were");
+  }
 
   /** A temporary file to write now; it becomes {@code target} on commit. */
-  public Path stage(Path target) {
+  public synchronized Path stage(Path target) {
+    if (abandoned) {
+      throw new IllegalStateException("the run is stopping: no more output");
+    }
     Path absolute = target.toAbsolutePath().normalize();
     if (staged.containsKey(absolute)) {
       throw new IllegalArgumentException(target + " is already an output of this run");
@@ -28,7 +48,7 @@ public final class AtomicOutput implements AutoCloseable {
     Path dir = absolute.getParent();
     try {
       Files.createDirectories(dir);
-      Path temp = Files.createTempFile(dir, "." + absolute.getFileName(), ".tmp");
+      Path temp = Files.createTempFile(folderFor(dir), absolute.getFileName().toString(), ".tmp");
       if (Files.getFileStore(temp).supportsFileAttributeView("posix")) {
         Files.setPosixFilePermissions(temp, PosixFilePermissions.fromString("rw-r--r--"));
       }
@@ -39,8 +59,19 @@ public final class AtomicOutput implements AutoCloseable {
     }
   }
 
+  private Path folderFor(Path dir) throws IOException {
+    FileStore store = Files.getFileStore(dir);
+    Path folder = folders.get(store);
+    if (folder == null) {
+      Path home = root != null && Files.isDirectory(root) && Files.getFileStore(root).equals(store) ? root : dir;
+      folder = RunTemp.newFolder(home);
+      folders.put(store, folder);
+    }
+    return folder;
+  }
+
   /** Moves every staged file into place, or none: on failure the previous files are restored. */
-  public void commit() {
+  public synchronized void commit() {
     List<Path[]> done = new ArrayList<>(); // {target, backup or null}
     try {
       for (Map.Entry<Path, Path> file : staged.entrySet()) {
@@ -50,8 +81,8 @@ public final class AtomicOutput implements AutoCloseable {
         }
         Path backup = null;
         if (Files.exists(target)) {
-          backup = target.resolveSibling("." + target.getFileName() + ".previous");
-          Files.move(target, backup, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+          backup = file.getValue().resolveSibling(file.getValue().getFileName() + ".previous");
+          Files.move(target, backup, StandardCopyOption.ATOMIC_MOVE);
         }
         done.add(new Path[] {target, backup});
         Files.move(file.getValue(), target, StandardCopyOption.ATOMIC_MOVE);
@@ -62,10 +93,8 @@ public final class AtomicOutput implements AutoCloseable {
           ? input
           : new InputException("cannot move output into place (" + InputException.reason((IOException) e) + "); the previous files are kept", e);
     }
-    for (Path[] file : done) {
-      deleteQuietly(file[1]);
-    }
     staged.clear();
+    removeFolders();
   }
 
   private static void restore(List<Path[]> done) {
@@ -77,25 +106,27 @@ public final class AtomicOutput implements AutoCloseable {
           Files.deleteIfExists(file[0]);
         }
       } catch (IOException e) {
-        // keep restoring the others; the backup stays beside the target
+        // keep restoring the others; the backup stays in the temporary folder
       }
     }
   }
 
-  @Override
-  public void close() {
-    staged.values().forEach(AtomicOutput::deleteQuietly);
+  /** Removes what was not committed; what Ctrl-C does too, once a commit under way is done. */
+  private synchronized void abandon() {
+    abandoned = true;
     staged.clear();
+    removeFolders();
   }
 
-  private static void deleteQuietly(Path file) {
-    if (file == null) {
-      return;
-    }
-    try {
-      Files.deleteIfExists(file);
-    } catch (IOException e) {
-      // best effort: a leftover temporary file never replaces an output
-    }
+  private void removeFolders() {
+    folders.values().forEach(RunTemp::deleteQuietly);
+    folders.clear();
+  }
+
+  @Override
+  public synchronized void close() {
+    staged.clear();
+    removeFolders();
+    RunTemp.forget(this);
   }
 }

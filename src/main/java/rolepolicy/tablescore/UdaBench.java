@@ -113,7 +113,7 @@ public final class UdaBench {
   public Summary run(Consumer<String> progress) {
     List<QueryOutcome> outcomes = new ArrayList<>();
     Map<String, Map<String, Map<String, Integer>>> castFailures = new LinkedHashMap<>();
-    try (AtomicOutput output = new AtomicOutput()) {
+    try (AtomicOutput output = new AtomicOutput(options.out())) {
       for (Path dataset : datasets(options.root(), options.datasets())) {
         String name = dataset.getFileName().toString();
         List<QueryOutcome> of = dataset(dataset, output, castFailures);

@@ -31,15 +31,19 @@ import rolepolicy.spider.OverridesReader;
 /**
  * The fixed set of real input a rule variant is judged on: the policies of every Spider database
  * with the shipped overrides, and the records of a fixed sample of Spider questions (every
- * {@value #DEV_STEP}th dev question and every {@value #TRAIN_STEP}th train question).
+ * {@value #DEV_STEP}th dev question and every {@value #TRAIN_STEP}th train question, in {@value #PARTS}
+ * parts).
  */
 final class FixedSet {
   static final int DEV_STEP = 3;
   static final int TRAIN_STEP = 20;
 
+  /** The sample is generated in parts, so that a variant's first differing part ends its run. */
+  static final int PARTS = 8;
+
   private final List<PolicyOverride> overrides = OverridesReader.read(Path.of("data/overrides.json"));
   private final Path dir;
-  private final Path questions;
+  private final List<Path> parts = new ArrayList<>();
 
   FixedSet() {
     try {
@@ -48,10 +52,18 @@ final class FixedSet {
       take(json.readTree(TestData.spiderDir().resolve("dev.json").toFile()), DEV_STEP, sample);
       take(json.readTree(TestData.spiderDir().resolve("train_spider.json").toFile()), TRAIN_STEP, sample);
       dir = Files.createTempDirectory("rule-mutation-set");
-      questions = dir.resolve("questions.json");
-      json.writeValue(questions.toFile(), sample);
-      questions.toFile().deleteOnExit();
       dir.toFile().deleteOnExit();
+      int size = (sample.size() + PARTS - 1) / PARTS;
+      for (int from = 0; from < sample.size(); from += size) {
+        ArrayNode part = json.createArrayNode();
+        for (int i = from; i < Math.min(sample.size(), from + size); i++) {
+          part.add(sample.get(i));
+        }
+        Path file = dir.resolve("questions-" + parts.size() + ".json");
+        json.writeValue(file.toFile(), part);
+        file.toFile().deleteOnExit();
+        parts.add(file);
+      }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -91,16 +103,16 @@ final class FixedSet {
     }
   }
 
-  /** Everything the rules decide on the set, as text in three stages: equal text, equal outcome. */
+  /** Everything the rules decide on the set, as text in stages: equal text, equal outcome. */
   List<String> outcome(KieBase rules) {
     return outcome(rules, null);
   }
 
   /**
-   * The outcome in its stages — the policies, the records, the clarifications — computed up to the
-   * first stage that differs from {@code baseline}'s (all of them when it is null): a variant that
-   * changes the policies is known to change the outcome without generating a record. Safe to call
-   * from several threads at once.
+   * The outcome in its stages — the policies, then each part's records and clarifications — computed
+   * up to the first stage that differs from {@code baseline}'s (all of them when it is null): a
+   * variant that changes the policies, or the first part's records, is known to change the outcome
+   * without generating the rest. Safe to call from several threads at once.
    */
   List<String> outcome(KieBase rules, List<String> baseline) {
     List<String> stages = new ArrayList<>();
@@ -115,24 +127,29 @@ final class FixedSet {
     if (!add(stages, text.toString(), baseline)) {
       return stages;
     }
-    Path output = null;
-    try {
-      output = Files.createTempFile(dir, "records", ".json");
-      QuestionGenerator generator = new QuestionGenerator(new QuestionEngine(rules), TestData.schemas(), policies);
-      new DatasetGenerator(generator, 1).generate("fixed", questions, output, null, bytes -> { });
-      if (!add(stages, Files.readString(output), baseline)) {
+    QuestionGenerator generator = new QuestionGenerator(new QuestionEngine(rules), TestData.schemas(), policies);
+    for (Path part : parts) {
+      Path output = null;
+      try {
+        output = Files.createTempFile(dir, "records", ".json");
+        new DatasetGenerator(generator, 1).generate("fixed", part, output, null, bytes -> { });
+        if (!add(stages, Files.readString(output), baseline)) {
+          return stages;
+        }
+        StringBuilder clarifications = new StringBuilder();
+        clarifications(rules, output, clarifications);
+        if (!add(stages, clarifications.toString(), baseline)) {
+          return stages;
+        }
+      } catch (RuntimeException e) {
+        stages.add("questions fail: " + e);
         return stages;
-      }
-      StringBuilder clarifications = new StringBuilder();
-      clarifications(rules, output, clarifications);
-      stages.add(clarifications.toString());
-    } catch (RuntimeException e) {
-      stages.add("questions fail: " + e);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } finally {
-      if (output != null) {
-        output.toFile().delete();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      } finally {
+        if (output != null) {
+          output.toFile().delete();
+        }
       }
     }
     return stages;

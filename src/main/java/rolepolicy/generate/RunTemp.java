@@ -1,0 +1,125 @@
+package rolepolicy.generate;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * The temporary folders of this run: each is named {@code .rolepolicy-tmp-<pid>}, removed when its
+ * work is done, on exit — Ctrl-C included, by a shutdown hook that says what it removed — and, if the
+ * process was killed outright, by the next run that makes one in the same place.
+ */
+public final class RunTemp {
+  static final String PREFIX = ".rolepolicy-tmp-";
+
+  /** What to undo if the run stops first, by key, and what to say then. */
+  private record Pending(Runnable undo, String whatIfInterrupted) {}
+
+  private static final Map<Object, Pending> LIVE = new LinkedHashMap<>();
+  private static boolean hooked;
+
+  private RunTemp() {}
+
+  /**
+   * A new temporary folder of this run inside {@code dir} (made if absent), after removing those
+   * that runs no longer alive left there. It is removed on exit unless {@link #release}d first.
+   */
+  public static Path folderIn(Path dir, String whatIfInterrupted) throws IOException {
+    Path folder = newFolder(dir);
+    register(key(folder), () -> deleteQuietly(folder), whatIfInterrupted);
+    return folder;
+  }
+
+  /** A new temporary folder in {@code dir}, not registered: its maker undoes it on exit. */
+  static Path newFolder(Path dir) throws IOException {
+    Files.createDirectories(dir);
+    sweep(dir);
+    return Files.createTempDirectory(dir, PREFIX + ProcessHandle.current().pid() + "-");
+  }
+
+  /** Removes {@code path} (a file or folder) on exit unless {@link #release}d first. */
+  public static void register(Path path, String whatIfInterrupted) {
+    register(key(path), () -> deleteQuietly(path), whatIfInterrupted);
+  }
+
+  /** Runs {@code undo} on exit unless {@link #forget}. */
+  public static synchronized void register(Object key, Runnable undo, String whatIfInterrupted) {
+    key = key instanceof Path path ? key(path) : key;
+    if (!hooked) {
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> undoAll(System.err), "rolepolicy-temp-cleanup"));
+      hooked = true;
+    }
+    LIVE.put(key, new Pending(undo, whatIfInterrupted));
+  }
+
+  /** Removes {@code path} now and forgets it. */
+  public static void release(Path path) {
+    forget(key(path));
+    deleteQuietly(path);
+  }
+
+  /** Forgets what was registered under {@code key}, without undoing it. */
+  public static synchronized void forget(Object key) {
+    LIVE.remove(key instanceof Path path ? key(path) : key);
+  }
+
+  private static Path key(Path path) {
+    return path.toAbsolutePath().normalize();
+  }
+
+  /** Undoes everything still registered, saying what each was; what the shutdown hook does. */
+  static void undoAll(PrintStream err) {
+    List<Pending> live;
+    synchronized (RunTemp.class) {
+      live = new ArrayList<>(LIVE.values());
+      LIVE.clear();
+    }
+    for (Pending pending : live) {
+      pending.undo().run();
+      err.println("rolepolicy: stopped before the end: " + pending.whatIfInterrupted());
+    }
+  }
+
+  /** Removes the temporary folders in {@code dir} whose process is no longer running. */
+  static void sweep(Path dir) {
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, PREFIX + "*")) {
+      for (Path entry : entries) {
+        String rest = entry.getFileName().toString().substring(PREFIX.length());
+        int dash = rest.indexOf('-');
+        try {
+          long pid = Long.parseLong(dash < 0 ? rest : rest.substring(0, dash));
+          if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+            continue; // this run's, or another's still running
+          }
+        } catch (NumberFormatException e) {
+          continue; // not one of ours
+        }
+        deleteQuietly(entry);
+      }
+    } catch (IOException e) {
+      // nothing to sweep
+    }
+  }
+
+  static void deleteQuietly(Path path) {
+    if (!Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(path)) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    } catch (IOException e) {
+      // best effort: a leftover is swept by the next run
+    }
+  }
+}

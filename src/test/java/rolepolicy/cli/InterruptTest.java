@@ -1,0 +1,109 @@
+package rolepolicy.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import rolepolicy.TestData;
+import rolepolicy.generate.DatasetWriter;
+import rolepolicy.generate.SpiderRun;
+
+/**
+ * Ctrl-C (SIGINT) sent to a running {@code generate}, {@code score-tables} and {@code casebank} at
+ * several moments: each leaves no temporary file, and a rerun after it neither.
+ */
+class InterruptTest {
+  @TempDir Path dir;
+
+  record Stopped(int code, String err) {}
+
+  /** Starts the tool in a JVM of its own, sends SIGINT after {@code millis} (if still running), waits. */
+  private Stopped interrupt(long millis, String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+    command.addAll(List.of(args));
+    Path err = Files.createTempFile(dir, "stderr", ".txt");
+    Process p = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+        .redirectError(err.toFile()).start();
+    if (millis >= 0 && !p.waitFor(millis, TimeUnit.MILLISECONDS)) {
+      new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
+    }
+    assertTrue(p.waitFor(120, TimeUnit.SECONDS), "the tool did not stop: " + String.join(" ", args));
+    String text = Files.readString(err, StandardCharsets.UTF_8);
+    Files.delete(err);
+    return new Stopped(p.exitValue(), text);
+  }
+
+  /** Temporary files and folders under {@code root}, of any kind the tool ever made. */
+  private static List<String> debris(Path root) throws IOException {
+    if (!Files.exists(root)) {
+      return List.of();
+    }
+    try (var paths = Files.walk(root)) {
+      return paths.map(p -> root.relativize(p).toString())
+          .filter(p -> p.contains(".rolepolicy-tmp-") || p.endsWith(".tmp") || p.endsWith(".building")
+              || p.endsWith(".previous"))
+          .toList();
+    }
+  }
+
+  /**
+   * Runs the command interrupted after each delay, then once to the end; after each run no debris
+   * is left, and at least one run was stopped while it wrote (it says so).
+   */
+  private void interruptedThenRerun(Path root, long[] delays, String... args) throws Exception {
+    int stoppedWhileWriting = 0;
+    for (long delay : delays) {
+      Stopped s = interrupt(delay, args);
+      assertEquals(List.of(), debris(root), "after SIGINT at " + delay + " ms: " + s.err());
+      if (s.err().contains("rolepolicy: stopped before the end: ")) {
+        stoppedWhileWriting++;
+      }
+    }
+    assertTrue(stoppedWhileWriting > 0, "no SIGINT came while " + args[0] + " wrote: the delays miss the work");
+    Stopped done = interrupt(-1, args);
+    assertEquals(0, done.code(), done.err());
+    assertEquals(List.of(), debris(root), "after a full run");
+  }
+
+  @Test
+  void generate() throws Exception {
+    Path out = dir.resolve("data");
+    interruptedThenRerun(out, new long[] {1500, 3000, 4500}, "generate", "--spider", TestData.spiderDir().toString(),
+        "--splits", "train,dev", "--out", out.toString(), "--no-progress");
+    assertEquals(1034, DatasetWriter.JSON.readTree(out.resolve("dev.json").toFile()).size());
+  }
+
+  @Test
+  void scoreTables() throws Exception {
+    Path out = dir.resolve("tables");
+    interruptedThenRerun(out, new long[] {3000, 5000, 7000}, "score-tables", "--gold-as-result", "--out", out.toString(),
+        "--uda", TestData.udaDir().toString(), "--datasets", "Art,Player");
+  }
+
+  @Test
+  void casebank() throws Exception {
+    JsonNode all = SpiderRun.records("train", "train_spider.json");
+    ArrayNode some = DatasetWriter.JSON.createArrayNode();
+    for (int i = 0; i < 200; i++) {
+      some.add(all.get(i));
+    }
+    Path train = dir.resolve("train.json");
+    DatasetWriter.JSON.writeValue(train.toFile(), some);
+    Path banks = dir.resolve("banks");
+    interruptedThenRerun(banks, new long[] {2500, 4000, 5500}, "casebank", "--dataset", train.toString(), "--tables",
+        TestData.spiderDir().resolve("tables.json").toString(), "--bank", banks.resolve("bank").toString());
+    assertTrue(Files.isRegularFile(banks.resolve("bank/bank.json")));
+  }
+}

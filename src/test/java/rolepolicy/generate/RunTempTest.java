@@ -1,0 +1,85 @@
+package rolepolicy.generate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RunTempTest {
+  @TempDir Path dir;
+
+  private List<String> names() throws Exception {
+    try (var entries = Files.list(dir)) {
+      return entries.map(p -> p.getFileName().toString()).sorted().toList();
+    }
+  }
+
+  @Test
+  void aFolderLeftByADeadRunIsSweptAndOneOfALiveRunIsNot() throws Exception {
+    long dead = ProcessHandle.current().pid() + 1_000_000_000L;
+    Path stale = Files.createDirectories(dir.resolve(RunTemp.PREFIX + dead + "-1"));
+    Files.writeString(stale.resolve("dev.json123.tmp"), "half");
+    Path live = Files.createDirectories(dir.resolve(RunTemp.PREFIX + ProcessHandle.current().pid() + "-2"));
+    Files.createDirectories(dir.resolve(RunTemp.PREFIX + "notapid"));
+    Files.writeString(dir.resolve("dev.json"), "mine");
+
+    Path made = RunTemp.newFolder(dir);
+
+    assertTrue(Files.notExists(stale));
+    assertTrue(Files.isDirectory(live));
+    assertEquals(List.of(RunTemp.PREFIX + "notapid", live.getFileName().toString(), made.getFileName().toString(),
+        "dev.json").stream().sorted().toList(), names());
+  }
+
+  @Test
+  void whatIsStillRegisteredAtExitIsUndoneAndSaid() throws Exception {
+    Path folder = RunTemp.folderIn(dir, "the test's folder was removed");
+    Files.writeString(folder.resolve("x.tmp"), "half");
+    Path released = RunTemp.folderIn(dir, "never said");
+    RunTemp.release(released);
+    assertFalse(Files.exists(released));
+
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    RunTemp.undoAll(new PrintStream(err, true, StandardCharsets.UTF_8));
+
+    assertFalse(Files.exists(folder));
+    assertEquals("rolepolicy: stopped before the end: the test's folder was removed\n", err.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void anOutputAbandonedAtExitLeavesNoTemporaryFileAndTheEarlierOutput() throws Exception {
+    Files.writeString(dir.resolve("dev.json"), "earlier");
+    AtomicOutput output = new AtomicOutput(dir);
+    Files.writeString(output.stage(dir.resolve("dev.json")), "half written");
+    Files.writeString(output.stage(dir.resolve("policies/a.json")), "half written");
+
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    RunTemp.undoAll(new PrintStream(err, true, StandardCharsets.UTF_8));
+
+    assertEquals(List.of("dev.json", "policies"), names());
+    assertEquals("earlier", Files.readString(dir.resolve("dev.json")));
+    assertTrue(err.toString(StandardCharsets.UTF_8).contains("the earlier ones are as they were"), err.toString());
+    output.close();
+  }
+
+  @Test
+  void aCommittedOutputLeavesOnlyItsFiles() throws Exception {
+    Files.writeString(dir.resolve("dev.json"), "earlier");
+    try (AtomicOutput output = new AtomicOutput(dir)) {
+      Files.writeString(output.stage(dir.resolve("dev.json")), "new");
+      Files.writeString(output.stage(dir.resolve("policies/a.json")), "new");
+      output.commit();
+    }
+    assertEquals(List.of("dev.json", "policies"), names());
+    assertEquals("new", Files.readString(dir.resolve("dev.json")));
+    assertEquals("new", Files.readString(dir.resolve("policies/a.json")));
+  }
+}
