@@ -19,6 +19,9 @@ import rolepolicy.spider.InputException;
 public final class AtomicOutput implements AutoCloseable {
   private final Map<Path, Path> staged = new LinkedHashMap<>();
 
+  /** Folders this output created, deepest last; removed on close when nothing was committed. */
+  private final List<Path> createdFolders = new ArrayList<>();
+
   /** A temporary file to write now; it becomes {@code target} on commit. */
   public Path stage(Path target) {
     Path absolute = target.toAbsolutePath().normalize();
@@ -27,7 +30,12 @@ public final class AtomicOutput implements AutoCloseable {
     }
     Path dir = absolute.getParent();
     try {
+      List<Path> missing = new ArrayList<>();
+      for (Path d = dir; d != null && !Files.exists(d); d = d.getParent()) {
+        missing.add(0, d);
+      }
       Files.createDirectories(dir);
+      createdFolders.addAll(missing);
       Path temp = Files.createTempFile(dir, "." + absolute.getFileName(), ".tmp");
       if (Files.getFileStore(temp).supportsFileAttributeView("posix")) {
         Files.setPosixFilePermissions(temp, PosixFilePermissions.fromString("rw-r--r--"));
@@ -66,6 +74,7 @@ public final class AtomicOutput implements AutoCloseable {
       deleteQuietly(file[1]);
     }
     staged.clear();
+    createdFolders.clear();
   }
 
   private static void restore(List<Path[]> done) {
@@ -86,6 +95,14 @@ public final class AtomicOutput implements AutoCloseable {
   public void close() {
     staged.values().forEach(AtomicOutput::deleteQuietly);
     staged.clear();
+    for (int i = createdFolders.size() - 1; i >= 0; i--) {
+      try {
+        Files.deleteIfExists(createdFolders.get(i)); // only when empty: never another's file
+      } catch (IOException e) {
+        // not empty, or gone: leave it
+      }
+    }
+    createdFolders.clear();
   }
 
   private static void deleteQuietly(Path file) {

@@ -104,6 +104,11 @@ public final class QaReport {
   }
 
   static String json(QaFigures figures) {
+    return json((Object) figures);
+  }
+
+  /** Any figures as the report's JSON: snake_case fields, two-space indent, LF, final newline. */
+  public static String json(Object figures) {
     try {
       return JSON.writeValueAsString(figures) + "\n";
     } catch (IOException e) {
