@@ -290,7 +290,7 @@ public final class AuditPage {
         let i = hits.findIndex(r => r[0] === open);
         while (i >= shown && shown < hits.length) more();
         const d = [...document.querySelectorAll('details.rec')].find(x => x.dataset.id === open);
-        if (d) { d.open = true; d.insertAdjacentHTML('beforeend', card(split(), split().records.find(x => x[0] === open))); d.scrollIntoView(); }
+        if (d) { d.open = true; d.insertAdjacentHTML('beforeend', card(split(), split().records.find(x => x[0] === open))); if (d.getBoundingClientRect().top > innerHeight) d.scrollIntoView(); }
       }
       $('f-split').addEventListener('change', () => { fillOptions(); apply(); });
       F.slice(1).forEach(k => $('f-' + k).addEventListener('change', () => apply()));
