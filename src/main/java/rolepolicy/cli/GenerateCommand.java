@@ -134,6 +134,13 @@ public final class GenerateCommand implements Callable<Integer> {
       throw new InputException(compareWith + ": folder not found (--compare-with needs an earlier generate --out folder)");
     }
     List<Split> wanted = tables != null || questions != null || split != null ? explicitSplit() : resolveSplits();
+    for (Split split : wanted) {
+      if (audit != null
+          && audit.toAbsolutePath().normalize().equals(AuditTrail.splitFile(out, split.name()).toAbsolutePath().normalize())) {
+        throw new picocli.CommandLine.ParameterException(
+            spec.commandLine(), "--audit " + audit + " is the audit file generate writes for split " + split.name() + " anyway");
+      }
+    }
     QuestionGenerator.Facts factSource = factSource();
     Map<String, Schema> schemas = readSchemas(wanted);
     // data/overrides.json is Spider's: a benchmark by explicit files takes overrides only when given
