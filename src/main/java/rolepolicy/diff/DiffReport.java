@@ -130,7 +130,7 @@ public final class DiffReport {
     StringBuilder h = new StringBuilder(1 << 16);
     h.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>diff: ")
         .append(esc(diff.oldDir())).append(" → ").append(esc(diff.newDir())).append("</title>\n<style>\n")
-        .append(HtmlReport.STYLE).append(".started{color:#2e7d32}.stopped{color:#c62828}</style>\n</head>\n<body>\n<main>\n");
+        .append(HtmlReport.STYLE).append(".started{color:#2e7d32}.stopped{color:#c62828}td:first-child{min-width:260px}td details{margin:0}</style>\n</head>\n<body>\n<main>\n");
     h.append("<h1>What changed</h1>\n<p class=\"sub\"><code>").append(esc(diff.oldDir())).append("</code> → <code>")
         .append(esc(diff.newDir())).append("</code>; every figure is also in <code>diff.json</code>.</p>\n");
     for (SplitDiff s : diff.splits()) {
@@ -180,8 +180,13 @@ public final class DiffReport {
     return h.toString();
   }
 
+  /** The records as links to their rows; a long list folded under its count. */
   private static String idList(List<String> ids) {
-    return ids.stream().map(id -> "<a href=\"#" + esc(id) + "\">" + esc(id) + "</a>").collect(Collectors.joining(" "));
+    String links = ids.stream().map(id -> "<a href=\"#" + esc(id) + "\">" + esc(id) + "</a>").collect(Collectors.joining(" "));
+    if (ids.size() <= 12) {
+      return ids.isEmpty() ? "" : "<b>" + ids.size() + "</b>: " + links;
+    }
+    return "<details><summary>" + ids.size() + " records</summary>" + links + "</details>";
   }
 
   private static String esc(String s) {
