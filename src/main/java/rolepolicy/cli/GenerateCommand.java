@@ -26,6 +26,7 @@ import rolepolicy.engine.PolicyAssigner;
 import rolepolicy.engine.QuestionEngine;
 import rolepolicy.engine.RuleBase;
 import rolepolicy.generate.AtomicOutput;
+import rolepolicy.generate.AuditTrail;
 import rolepolicy.generate.DatasetGenerator;
 import rolepolicy.generate.QuestionGenerator;
 import rolepolicy.generate.SplitSummary;
@@ -103,6 +104,12 @@ public final class GenerateCommand implements Callable<Integer> {
   Path audit;
 
   @Option(
+      names = "--compare-with",
+      paramLabel = "DIR",
+      description = "Then compare the fresh output with this earlier generated folder (as diff DIR OUT), into OUT/diff.")
+  Path compareWith;
+
+  @Option(
       names = "--threads",
       paramLabel = "N",
       description = "Questions worked on at once; the output is the same for any N (default: the number of cores).")
@@ -123,7 +130,17 @@ public final class GenerateCommand implements Callable<Integer> {
     if (threads != null && threads < 1) {
       throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--threads must be at least 1");
     }
+    if (compareWith != null && !Files.isDirectory(compareWith)) {
+      throw new InputException(compareWith + ": folder not found (--compare-with needs an earlier generate --out folder)");
+    }
     List<Split> wanted = tables != null || questions != null || split != null ? explicitSplit() : resolveSplits();
+    for (Split split : wanted) {
+      if (audit != null
+          && audit.toAbsolutePath().normalize().equals(AuditTrail.splitFile(out, split.name()).toAbsolutePath().normalize())) {
+        throw new picocli.CommandLine.ParameterException(
+            spec.commandLine(), "--audit " + audit + " is the audit file generate writes for split " + split.name() + " anyway");
+      }
+    }
     QuestionGenerator.Facts factSource = factSource();
     Map<String, Schema> schemas = readSchemas(wanted);
     // data/overrides.json is Spider's: a benchmark by explicit files takes overrides only when given
@@ -143,17 +160,24 @@ public final class GenerateCommand implements Callable<Integer> {
             threads == null ? defaultThreads() : threads);
 
     List<SplitSummary> summaries = new ArrayList<>();
-    try (AtomicOutput output = new AtomicOutput(out);
-        BufferedWriter auditWriter = audit == null ? null : Files.newBufferedWriter(output.stage(audit))) {
+    try (AtomicOutput output = new AtomicOutput(out)) {
+      List<Path> auditFiles = new ArrayList<>();
       for (Split split : wanted) {
         Path file = output.stage(out.resolve(split.name() + ".json"));
-        try (ProgressBar bar = progressBar(split)) {
+        Path auditFile = output.stage(AuditTrail.splitFile(out, split.name()));
+        auditFiles.add(auditFile);
+        try (ProgressBar bar = progressBar(split);
+            BufferedWriter auditWriter = Files.newBufferedWriter(auditFile)) {
           summaries.add(
               generator.generate(split.name(), split.questions(), file, auditWriter, bar::stepTo));
         }
       }
-      if (auditWriter != null) {
-        auditWriter.flush();
+      AuditTrail.writeRules(RuleBase.rules(ruleBase), output.stage(AuditTrail.rulesFile(out)));
+      if (audit != null) {
+        Path combined = output.stage(audit);
+        for (Path auditFile : auditFiles) {
+          Files.write(combined, Files.readAllBytes(auditFile), java.nio.file.StandardOpenOption.APPEND);
+        }
       }
       DatasetGenerator.writePolicies(policies, out, output);
       output.commit();
@@ -171,7 +195,10 @@ public final class GenerateCommand implements Callable<Integer> {
       }
     }
     String names = String.join(",", wanted.stream().map(Split::name).toList());
-    stdout.printf(Locale.ROOT, "wrote %s%n", out.resolve("{" + names + "}.json and policies/"));
+    stdout.printf(Locale.ROOT, "wrote %s%n", out.resolve("{" + names + "}.json, policies/ and audit/"));
+    if (compareWith != null) {
+      DiffCommand.run(compareWith, out, wanted.stream().map(Split::name).toList(), out.resolve("diff"), false, stdout);
+    }
     return 0;
   }
 

@@ -7,7 +7,7 @@ import rolepolicy.engine.RuleFileException;
 import rolepolicy.llm.EndpointException;
 import rolepolicy.spider.InputException;
 
-/** Entry point: {@code rolepolicy generate | evaluate | review | report | bench | score-tables | bench-tables | interact | casebank | prompts | bench-retrieval | bench-facts | recorded-predictions | compare}; no arguments runs {@code generate} on the bundled dev split. */
+/** Entry point: {@code rolepolicy generate | evaluate | review | report | bench | score-tables | bench-tables | interact | casebank | prompts | bench-retrieval | bench-facts | recorded-predictions | compare | diff | explain}; no arguments runs {@code generate} on the bundled dev split. */
 @Command(
     name = "rolepolicy",
     mixinStandardHelpOptions = true,
@@ -27,7 +27,9 @@ import rolepolicy.spider.InputException;
       BenchRetrievalCommand.class,
       BenchFactsCommand.class,
       RecordedPredictionsCommand.class,
-      CompareCommand.class
+      CompareCommand.class,
+      DiffCommand.class,
+      ExplainCommand.class
     })
 public final class Main {
   /** Exit code for bad input or a rule file that does not compile. */

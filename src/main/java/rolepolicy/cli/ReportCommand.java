@@ -17,8 +17,8 @@ import rolepolicy.report.QaReport;
 @Command(
     name = "report",
     mixinStandardHelpOptions = true,
-    description = "Write DATA/qa/report.html (one self-contained page with charts) and DATA/qa/qa.json"
-        + " with the QA figures of a generated dataset.")
+    description = "Write DATA/qa/report.html (one self-contained page with charts), DATA/qa/qa.json"
+        + " with the QA figures of a generated dataset, and DATA/qa/audit.html, every record and its rules.")
 public final class ReportCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
@@ -54,7 +54,7 @@ public final class ReportCommand implements Callable<Integer> {
     PrintWriter stdout = spec.commandLine().getOut();
     Path target = this.out != null ? this.out : data.resolve("qa");
     QaFigures figures = QaReport.compute(data, spider, splits);
-    QaReport.write(figures, target);
+    QaReport.write(figures, data, target);
     for (SplitFigures s : figures.splits()) {
       stdout.println(
           String.format(
@@ -80,7 +80,15 @@ public final class ReportCommand implements Callable<Integer> {
         out == 1 ? "figure is" : "figures are",
         out == 1 ? "its" : "their",
         out == 0 ? "" : ", explained in the report");
-    stdout.printf(Locale.ROOT, "wrote %s and %s%n", target.resolve(QaReport.HTML_FILE), target.resolve(QaReport.JSON_FILE));
+    for (SplitFigures s : figures.splits()) {
+      if (s.coverage() != null && s.coverage().neverFired() != null) {
+        stdout.printf(Locale.ROOT, "%s: %d rules fired, %d never fired: %s%n", s.split(), s.coverage().fired().size(),
+            s.coverage().neverFired().size(),
+            String.join("; ", s.coverage().neverFired().stream().map(r -> r.rule()).toList()));
+      }
+    }
+    stdout.printf(Locale.ROOT, "wrote %s, %s and %s%n", target.resolve(QaReport.HTML_FILE), target.resolve(QaReport.JSON_FILE),
+        target.resolve(rolepolicy.report.AuditPage.FILE));
     return 0;
   }
 }

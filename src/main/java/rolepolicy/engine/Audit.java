@@ -17,10 +17,59 @@ public final class Audit {
   /** One firing: the stage of the question's evaluation, the rule, and what it matched. */
   public record Firing(String stage, String rule, List<String> matched) {}
 
+  /** The facts inserted into one session, described as the firings describe them. */
+  public record Inserted(String stage, List<String> facts) {}
+
   private final List<Firing> firings = new ArrayList<>();
+  private final List<Inserted> inserted;
+
+  /** An audit of the firings only. */
+  public Audit() {
+    this(false);
+  }
+
+  /** With {@code withFacts}, also the facts inserted into each session (for {@code explain}). */
+  public Audit(boolean withFacts) {
+    this.inserted = withFacts ? new ArrayList<>() : null;
+  }
 
   public List<Firing> firings() {
     return firings;
+  }
+
+  /** Whether the inserted facts are kept. */
+  public boolean keepsFacts() {
+    return inserted != null;
+  }
+
+  /** The facts inserted per session, in session order; empty unless kept. */
+  public List<Inserted> inserted() {
+    return inserted == null ? List.of() : inserted;
+  }
+
+  /** A new, empty audit that keeps what this one keeps. */
+  public Audit fresh() {
+    return new Audit(keepsFacts());
+  }
+
+  /** Adds another audit's firings and facts after this one's. */
+  public void addAll(Audit other) {
+    firings.addAll(other.firings);
+    if (inserted != null) {
+      inserted.addAll(other.inserted());
+    }
+  }
+
+  void recordFacts(String stage, java.util.Collection<?> facts) {
+    if (inserted == null) {
+      return;
+    }
+    List<String> described = new ArrayList<>();
+    for (Object fact : facts) {
+      String text = describe(fact);
+      described.add(text != null ? text : fact.toString());
+    }
+    inserted.add(new Inserted(stage, described));
   }
 
   DefaultAgendaEventListener listener(String stage) {

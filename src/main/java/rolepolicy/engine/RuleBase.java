@@ -74,6 +74,34 @@ public final class RuleBase {
     }
   }
 
+  /** One rule of a rule base: its file's name and the rule's name. */
+  public record RuleName(String file, String rule) {}
+
+  /** Every rule of a compiled rule base, by file name, then in the order of its file. */
+  public static List<RuleName> rules(KieBase base) {
+    record Loaded(RuleName name, int order) {}
+    List<Loaded> loaded = new java.util.ArrayList<>();
+    for (org.kie.api.definition.KiePackage pkg : base.getKiePackages()) {
+      for (org.kie.api.definition.rule.Rule rule : pkg.getRules()) {
+        // the rule's resource and load order are on Drools' implementation class, not its API
+        String source = String.valueOf(call(call(rule, "getResource"), "getSourcePath"));
+        String file = source.substring(source.lastIndexOf('/') + 1);
+        loaded.add(new Loaded(new RuleName(file, rule.getName()), (Integer) call(rule, "getLoadOrder")));
+      }
+    }
+    loaded.sort(
+        java.util.Comparator.comparing((Loaded l) -> l.name().file()).thenComparingInt(Loaded::order));
+    return loaded.stream().map(Loaded::name).toList();
+  }
+
+  private static Object call(Object target, String method) {
+    try {
+      return target.getClass().getMethod(method).invoke(target);
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("Drools rule without " + method, e);
+    }
+  }
+
   private static String describe(Message message, Path rulesDir) {
     String path = message.getPath();
     String file =

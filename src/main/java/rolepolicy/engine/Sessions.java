@@ -25,6 +25,7 @@ final class Sessions {
     AgendaEventListener listener = audit == null ? null : audit.listener(stage);
     try {
       if (listener != null) {
+        audit.recordFacts(stage, facts);
         session.addEventListener(listener);
       }
       for (Object fact : facts) {

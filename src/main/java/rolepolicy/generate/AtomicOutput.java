@@ -23,6 +23,8 @@ public final class AtomicOutput implements AutoCloseable {
   private final Map<Path, Path> staged = new LinkedHashMap<>();
   /** The run's temporary folder per file system (a move into place must not cross one). */
   private final Map<FileStore, Path> folders = new LinkedHashMap<>();
+  /** Folders this output created, deepest last; removed on close when nothing was committed. */
+  private final List<Path> createdFolders = new ArrayList<>();
   private boolean abandoned;
 
   /** Temporary files go in a folder beside the first output. */
@@ -47,7 +49,12 @@ public final class AtomicOutput implements AutoCloseable {
     }
     Path dir = absolute.getParent();
     try {
+      List<Path> missing = new ArrayList<>();
+      for (Path d = dir; d != null && !Files.exists(d); d = d.getParent()) {
+        missing.add(0, d);
+      }
       Files.createDirectories(dir);
+      createdFolders.addAll(missing);
       Path temp = Files.createTempFile(folderFor(dir), absolute.getFileName().toString(), ".tmp");
       if (Files.getFileStore(temp).supportsFileAttributeView("posix")) {
         Files.setPosixFilePermissions(temp, PosixFilePermissions.fromString("rw-r--r--"));
@@ -94,6 +101,7 @@ public final class AtomicOutput implements AutoCloseable {
           : new InputException("cannot move output into place (" + InputException.reason((IOException) e) + "); the previous files are kept", e);
     }
     staged.clear();
+    createdFolders.clear();
     removeFolders();
   }
 
@@ -121,6 +129,14 @@ public final class AtomicOutput implements AutoCloseable {
   private void removeFolders() {
     folders.values().forEach(RunTemp::deleteQuietly);
     folders.clear();
+    for (int i = createdFolders.size() - 1; i >= 0; i--) {
+      try {
+        Files.deleteIfExists(createdFolders.get(i)); // only when empty: never another's file
+      } catch (IOException e) {
+        // not empty, or gone: leave it
+      }
+    }
+    createdFolders.clear();
   }
 
   @Override

@@ -90,10 +90,16 @@ public final class QuestionGenerator {
             question.dbId(), d -> new DatabaseContext(schemas.get(d), policies.get(d)));
     boolean fromText = facts == Facts.TEXT || !question.hasAst();
     JsonNode ast = fromText ? null : question.sql();
-    Outcome outcome = db.recentOutcome(question.query(), ast, audit != null);
+    // an audit that keeps the facts inserted sees every session run, never a remembered outcome
+    boolean keepsFacts = audit != null && audit.keepsFacts();
+    Outcome outcome = keepsFacts ? null : db.recentOutcome(question.query(), ast, audit != null);
     if (outcome == null) {
-      outcome = fromText ? decideFromText(db, question, audit != null) : decide(db, question, audit != null);
+      Audit trail = audit == null ? null : audit.fresh();
+      outcome = fromText ? decideFromText(db, question, trail) : decide(db, question, trail);
       db.rememberOutcome(question.query(), ast, outcome);
+      if (keepsFacts) {
+        audit.inserted().addAll(trail.inserted());
+      }
     }
     if (audit != null) {
       audit.firings().addAll(outcome.firings());
@@ -125,8 +131,7 @@ public final class QuestionGenerator {
       List<String> problems,
       List<Audit.Firing> firings) {}
 
-  private Outcome decide(DatabaseContext db, Question question, boolean withAudit) {
-    Audit audit = withAudit ? new Audit() : null;
+  private Outcome decide(DatabaseContext db, Question question, Audit audit) {
     AstWalk walk = db.walker.walk(question.sql());
     Round original = engine.decide(walk, db.policies, 0, true, audit, "original");
     List<String> problems = new ArrayList<>(walk.problems());
@@ -158,8 +163,7 @@ public final class QuestionGenerator {
    * The outcome of a question known by its SQL text alone: the facts come from the text analyser,
    * the same rules decide, and every edit is checked by analysing the edited text again.
    */
-  private Outcome decideFromText(DatabaseContext db, Question question, boolean withAudit) {
-    Audit audit = withAudit ? new Audit() : null;
+  private Outcome decideFromText(DatabaseContext db, Question question, Audit audit) {
     SqlAnalysis analysis = null;
     AstWalk walk;
     try {

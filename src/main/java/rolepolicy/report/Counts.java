@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /** Small counting helpers with a fixed order and fixed rounding, so figures are reproducible. */
-final class Counts {
+public final class Counts {
   private Counts() {}
 
   /** {@code 100 * count / total}, rounded half up to two decimals; 0 when total is 0. */
@@ -57,12 +57,12 @@ final class Counts {
   }
 
   /** A number with thousands separators: 4,503. */
-  static String number(long n) {
+  public static String number(long n) {
     return String.format(Locale.ROOT, "%,d", n);
   }
 
   /** A percentage with one decimal: 27.2 %. */
-  static String pct(double percent) {
+  public static String pct(double percent) {
     return String.format(Locale.ROOT, "%.1f %%", percent);
   }
 }

@@ -245,7 +245,7 @@ public final class HtmlReport {
       html.append("<p>No database is more than 2 standard deviations from the mean.</p>\n");
     } else {
       html.append("<p>Outliers (").append(esc(s.q3().outlierRule())).append("):</p>\n");
-      databaseTable(s.q3().outliers());
+      databaseTable(s.split(), s.q3().outliers());
     }
 
     negatives(s.split(), s.q4());
@@ -254,15 +254,16 @@ public final class HtmlReport {
     image(Charts.rolePolicyHeatMap(s.split(), s.q5().byRolePolicy()));
     html.append("<div>\n");
     rolePolicyTable(s.q5().byRolePolicy());
-    countTable("permission rule", "violations", s.q5().byRule());
+    countTable("permission rule", "violations", s.q5().byRule(), s.split(), "rule");
     html.append("</div>\n</div>\n");
 
     refusals(s.split(), s.refusals(), s.rewrites());
+    coverage(s.split(), s.coverage());
     topColumns(s.topColumns());
     structure(s.structure());
 
     html.append("<details><summary>All ").append(s.databases().size()).append(" databases of ").append(name).append("</summary>\n");
-    databaseTable(s.databases());
+    databaseTable(s.split(), s.databases());
     html.append("</details>\n");
   }
 
@@ -315,13 +316,39 @@ public final class HtmlReport {
     html.append("<h3>REFUSE by reason and by deciding rule; rewrites by rule</h3>\n<div class=\"row\">\n");
     image(Charts.refusalsByReason(split, refusals.byReason()));
     html.append("<div>\n");
-    countTable("rule that decided the REFUSE", "questions", refusals.byRule());
+    countTable("rule that decided the REFUSE", "questions", refusals.byRule(), split, "rule");
     html.append("<table>\n<tr><th>rewrite steps</th><th>count</th></tr>\n");
     rewrites.stepsByRule().forEach((rule, n) -> html.append("<tr><td>").append(esc(rule)).append(" steps</td>").append(num(n)).append("</tr>\n"));
     html.append("<tr><td>questions with a step</td>").append(num(rewrites.questions())).append("</tr>\n");
     rewrites.answered().forEach((seq, n) -> html.append("<tr><td>answered after ").append(esc(seq)).append("</td>").append(num(n)).append("</tr>\n"));
     rewrites.refused().forEach((seq, n) -> html.append("<tr><td>refused after ").append(esc(seq)).append("</td>").append(num(n)).append("</tr>\n"));
     html.append("</table>\n</div>\n</div>\n");
+  }
+
+  private void coverage(String split, RuleCoverage.Coverage coverage) {
+    html.append("<h3 id=\"coverage-").append(esc(split)).append("\">Rule coverage</h3>\n");
+    if (coverage == null) {
+      html.append("<p>No audit trail (<code>audit/").append(esc(split)).append(".jsonl</code>, written by generate) in this folder.</p>\n");
+      return;
+    }
+    html.append("<p>Each rule that fires per question with the questions it fired on, of ").append(Counts.number(coverage.questions()))
+        .append("; each naming or override rule with the columns of the split's databases whose policy it set.")
+        .append(" Rows link to the <a href=\"").append(AuditPage.FILE).append("\">audit page</a>.</p>\n");
+    html.append("<table>\n<tr><th>file</th><th>rule</th><th>fired on</th></tr>\n");
+    int max = coverage.fired().stream().filter(r -> r.unit().equals("questions")).mapToInt(RuleCoverage.RuleCount::count).max().orElse(1);
+    for (RuleCoverage.RuleCount r : coverage.fired()) {
+      boolean questions = r.unit().equals("questions");
+      html.append("<tr><td>").append(esc(r.file())).append("</td><td>")
+          .append(questions ? AuditPage.link(split, "rule", r.rule(), esc(r.rule())) : esc(r.rule())).append("</td>")
+          .append(shaded(questions ? r.count() : 0, max, Counts.number(r.count()) + " " + r.unit())).append("</tr>\n");
+    }
+    html.append("</table>\n");
+    if (coverage.neverFired() != null) {
+      html.append("<p><b>").append(coverage.neverFired().size()).append(" rules never fired</b> on this split")
+          .append(coverage.neverFired().isEmpty() ? "." : " (why, rule by rule: docs/rules.md):").append("</p>\n<ul>\n");
+      coverage.neverFired().forEach(r -> html.append("<li>").append(esc(r.file())).append(": ").append(esc(r.rule())).append("</li>\n"));
+      html.append("</ul>\n");
+    }
   }
 
   private void topColumns(List<ColumnCount> columns) {
@@ -380,11 +407,11 @@ public final class HtmlReport {
     html.append("<td>").append(esc(definition)).append("</td></tr>\n");
   }
 
-  private void databaseTable(List<DatabaseFigures> databases) {
+  private void databaseTable(String split, List<DatabaseFigures> databases) {
     html.append("<table>\n<tr><th>database</th><th>questions</th><th>original violates</th><th>REFUSE</th><th>REFUSE rate</th>")
         .append("<th>z</th><th>most frequent reason</th></tr>\n");
     for (DatabaseFigures d : databases) {
-      html.append("<tr><td>").append(esc(d.dbId())).append("</td>").append(num(d.questions())).append(num(d.violating()))
+      html.append("<tr><td>").append(AuditPage.link(split, "db", d.dbId(), esc(d.dbId()))).append("</td>").append(num(d.questions())).append(num(d.violating()))
           .append(num(d.refused())).append(shaded((int) Math.round(d.refusePercent() * 10), 1000, Counts.pct(d.refusePercent())))
           .append(num(String.format(Locale.ROOT, "%+.2f", d.zScore())))
           .append("<td>").append(d.topReason() == null ? "" : esc(d.topReason())).append("</td></tr>\n");
@@ -395,9 +422,15 @@ public final class HtmlReport {
   // ---- small parts --------------------------------------------------------------------------
 
   private void countTable(String keyTitle, String countTitle, Map<String, Integer> counts) {
+    countTable(keyTitle, countTitle, counts, null, null);
+  }
+
+  /** With a split and a filter key, each row links to the audit page's records of that row. */
+  private void countTable(String keyTitle, String countTitle, Map<String, Integer> counts, String split, String filter) {
     int max = counts.values().stream().mapToInt(Integer::intValue).max().orElse(1);
     html.append("<table>\n<tr><th>").append(esc(keyTitle)).append("</th><th>").append(esc(countTitle)).append("</th></tr>\n");
-    counts.forEach((k, n) -> html.append("<tr><td>").append(esc(k)).append("</td>").append(shaded(n, max, Counts.number(n))).append("</tr>\n"));
+    counts.forEach((k, n) -> html.append("<tr><td>").append(filter == null ? esc(k) : AuditPage.link(split, filter, k, esc(k)))
+        .append("</td>").append(shaded(n, max, Counts.number(n))).append("</tr>\n"));
     html.append("</table>\n");
   }
 

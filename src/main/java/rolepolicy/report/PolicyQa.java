@@ -35,8 +35,9 @@ public final class PolicyQa {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** One column of a policy file. */
-  private record Column(String db, String table, String key, String auto, String autoRule, String fin) {}
+  /** One column of a policy file; {@code overrideRule} is empty when no override applies. */
+  public record Column(
+      String db, String table, String key, String auto, String autoRule, String fin, String overrideRule) {}
 
   private final List<Column> columns;
   private final String source;
@@ -81,7 +82,8 @@ public final class PolicyQa {
                 text(c, "column", file),
                 text(c, "auto_policy", file),
                 c.path("auto_rule").asText(""),
-                text(c, "final_policy", file)));
+                text(c, "final_policy", file),
+                c.path("override_rule").asText("")));
       }
     }
     return new PolicyQa(policiesDir.toString(), columns);
@@ -93,6 +95,11 @@ public final class PolicyQa {
       throw new InputException(file + ": missing text field '" + field + "'");
     }
     return value.asText();
+  }
+
+  /** Every column of the policy files, in file and column order. */
+  public List<Column> columns() {
+    return columns;
   }
 
   /** db_id → column key → final policy. */

@@ -61,7 +61,7 @@ public record QaFigures(
   public record Driver(
       String label, List<String> rules, int count, double shareOfCount, double figureWithout) {}
 
-  /** One split: Q1–Q5 and what lies behind them. */
+  /** One split: Q1–Q5, what lies behind them, and which rules fired (from the audit trail). */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record SplitFigures(
       String split,
@@ -76,7 +76,15 @@ public record QaFigures(
       RewriteFigures rewrites,
       List<ColumnCount> topColumns,
       List<DatabaseFigures> databases,
-      StructureFigures structure) {}
+      StructureFigures structure,
+      RuleCoverage.Coverage coverage) {
+
+    /** The same figures with the split's rule coverage (null without an audit trail). */
+    public SplitFigures withCoverage(RuleCoverage.Coverage coverage) {
+      return new SplitFigures(split, file, questions, q1, q2, q3, q4, q5, refusals, rewrites,
+          topColumns, databases, structure, coverage);
+    }
+  }
 
   /**
    * Q3: the REFUSE rate across databases. Mean and standard deviation (population) are over

@@ -14,7 +14,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import rolepolicy.engine.RuleBase.RuleName;
 import rolepolicy.generate.AtomicOutput;
+import rolepolicy.generate.AuditTrail;
 import rolepolicy.report.QaFigures.Check;
 import rolepolicy.report.QaFigures.PolicyFigures;
 import rolepolicy.report.QaFigures.SplitFigures;
@@ -59,6 +61,7 @@ public final class QaReport {
     }
     PolicyQa policyQa = PolicyQa.read(dataDir.resolve("policies"));
     PolicyFigures policies = policyQa.figures();
+    List<RuleName> rules = AuditTrail.readRules(dataDir);
     Map<String, Map<String, String>> finalPolicies = policyQa.finalPolicies();
     List<SplitFigures> splits = new ArrayList<>();
     for (String split : named.isEmpty() ? SPLITS : named) {
@@ -71,9 +74,15 @@ public final class QaReport {
       }
       List<SplitRecord> records = SplitRecord.read(file);
       Path source = SpiderStructure.sourceOf(spiderDir, split);
+      java.util.Set<String> databases = new java.util.TreeSet<>();
+      records.forEach(r -> databases.add(r.dbId()));
+      Map<String, AuditTrail.Line> audit = AuditTrail.read(dataDir, split);
+      RuleCoverage.Coverage coverage =
+          audit.isEmpty() ? null : RuleCoverage.of(rules, audit, policyQa.columns(), databases);
       splits.add(
           new SplitQa(split, records, finalPolicies)
-              .figures(file.toString(), SpiderStructure.of(split, source, records.size())));
+              .figures(file.toString(), SpiderStructure.of(split, source, records.size()))
+              .withCoverage(coverage));
     }
     if (splits.isEmpty()) {
       throw new InputException(dataDir + ": no split file (train.json, dev.json or test.json); run generate first");
@@ -90,13 +99,22 @@ public final class QaReport {
     return new QaFigures(QaFigures.FORMAT, policies, splits, out);
   }
 
-  /** Writes {@code outDir/qa.json} and {@code outDir/report.html}, both or neither. */
-  public static void write(QaFigures figures, Path outDir) {
+  /**
+   * Writes {@code outDir/qa.json}, {@code outDir/report.html} and the audit page {@code
+   * outDir/audit.html} of the splits of {@code dataDir}, all or none.
+   */
+  public static void write(QaFigures figures, Path dataDir, Path outDir) {
     String json = json(figures);
     String html = HtmlReport.render(figures);
+    List<AuditPage.Split> pages = new ArrayList<>();
+    for (SplitFigures s : figures.splits()) {
+      pages.add(new AuditPage.Split(s.split(), SplitRecord.read(Path.of(s.file())), AuditTrail.read(dataDir, s.split())));
+    }
+    String audit = AuditPage.render(pages);
     try (AtomicOutput output = new AtomicOutput()) {
       Files.writeString(output.stage(outDir.resolve(JSON_FILE)), json, StandardCharsets.UTF_8);
       Files.writeString(output.stage(outDir.resolve(HTML_FILE)), html, StandardCharsets.UTF_8);
+      Files.writeString(output.stage(outDir.resolve(AuditPage.FILE)), audit, StandardCharsets.UTF_8);
       output.commit();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -104,6 +122,11 @@ public final class QaReport {
   }
 
   static String json(QaFigures figures) {
+    return json((Object) figures);
+  }
+
+  /** Any figures as the report's JSON: snake_case fields, two-space indent, LF, final newline. */
+  public static String json(Object figures) {
     try {
       return JSON.writeValueAsString(figures) + "\n";
     } catch (IOException e) {

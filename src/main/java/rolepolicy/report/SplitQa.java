@@ -69,7 +69,8 @@ public final class SplitQa {
         rewrites(),
         topColumns(),
         databases,
-        structure);
+        structure,
+        null);
   }
 
   // ---- Q1 ---------------------------------------------------------------------------------

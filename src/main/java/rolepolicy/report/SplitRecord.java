@@ -19,6 +19,7 @@ import rolepolicy.spider.InputException;
 public record SplitRecord(
     String id,
     @JsonProperty("db_id") String dbId,
+    String question,
     @JsonProperty("original_sql") String originalSql,
     @JsonProperty("violations_original") List<Violation> violations,
     @JsonProperty("gold_label") Gold gold,
@@ -42,7 +43,8 @@ public record SplitRecord(
 
   /** The gold label: SQL or REFUSE, with its reason, rule and rewrite steps. */
   @JsonIgnoreProperties(ignoreUnknown = true)
-  public record Gold(String type, String sql, String reason, String rule, List<Step> steps) {
+  public record Gold(
+      String type, String sql, String reason, String rule, String column, String role, List<Step> steps) {
     public Gold {
       steps = steps == null ? List.of() : List.copyOf(steps);
     }
@@ -50,13 +52,24 @@ public record SplitRecord(
 
   /** One rewrite step. */
   @JsonIgnoreProperties(ignoreUnknown = true)
-  public record Step(int step, String rule, String column, String replacement) {}
+  public record Step(
+      int step,
+      String rule,
+      @JsonProperty("rule_name") String ruleName,
+      String column,
+      String replacement,
+      String sql) {}
 
   /** One negative example. */
   @JsonIgnoreProperties(ignoreUnknown = true)
-  public record Negative(String sql, List<Violation> violations, String rule) {
+  public record Negative(
+      String sql, List<Violation> violations, String rule, @JsonProperty("rule_name") String ruleName, String edit) {
     public Negative {
       violations = violations == null ? List.of() : List.copyOf(violations);
+    }
+
+    public Negative(String sql, List<Violation> violations, String rule) {
+      this(sql, violations, rule, null, null);
     }
   }
 

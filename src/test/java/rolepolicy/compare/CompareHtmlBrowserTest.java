@@ -3,16 +3,13 @@ package rolepolicy.compare;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -27,29 +24,8 @@ import rolepolicy.evaluate.QuestionResult;
 class CompareHtmlBrowserTest {
   @TempDir Path dir;
 
-  static String chromium() {
-    for (String folder : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-      Path candidate = Path.of(folder, "chromium");
-      if (Files.isExecutable(candidate)) {
-        return candidate.toString();
-      }
-    }
-    return null;
-  }
-
   private String dumpDom(Path page) throws IOException, InterruptedException {
-    String chromium = chromium();
-    assumeTrue(chromium != null, "chromium is not installed (apt-get install -y chromium; .ci/run installs it)");
-    // no network: background services off, and any request would go to a closed local port
-    List<String> command = List.of(chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-pings",
-        "--proxy-server=http://127.0.0.1:9", "--user-data-dir=" + dir.resolve("profile"), "--dump-dom",
-        page.toUri().toString());
-    Process p = new ProcessBuilder(command).redirectError(dir.resolve("chromium.err").toFile()).start();
-    byte[] dom = p.getInputStream().readAllBytes();
-    assertTrue(p.waitFor(120, TimeUnit.SECONDS), "chromium did not finish");
-    assertEquals(0, p.exitValue(), Files.readString(dir.resolve("chromium.err")));
-    return new String(dom, StandardCharsets.UTF_8);
+    return rolepolicy.Chromium.dumpDom(page.toUri().toString(), dir);
   }
 
   @Test

@@ -190,11 +190,11 @@ class ReportCommandTest {
   void twoRunsWriteIdenticalBytes() throws IOException {
     succeeds(run("--data", data.toString(), "--spider", spider.toString(), "--out", dir.resolve("a").toString()));
     succeeds(run("--data", data.toString(), "--spider", spider.toString(), "--out", dir.resolve("b").toString()));
-    for (String file : List.of("qa.json", "report.html")) {
+    for (String file : List.of("audit.html", "qa.json", "report.html")) {
       assertArrayEquals(Files.readAllBytes(dir.resolve("a").resolve(file)), Files.readAllBytes(dir.resolve("b").resolve(file)), file);
     }
     try (Stream<Path> files = Files.list(dir.resolve("a"))) {
-      assertEquals(List.of("qa.json", "report.html"), files.map(f -> f.getFileName().toString()).sorted().toList());
+      assertEquals(List.of("audit.html", "qa.json", "report.html"), files.map(f -> f.getFileName().toString()).sorted().toList());
     }
   }
 
@@ -203,6 +203,7 @@ class ReportCommandTest {
     report();
     byte[] json = Files.readAllBytes(data.resolve("qa/qa.json"));
     byte[] html = Files.readAllBytes(data.resolve("qa/report.html"));
+    byte[] audit = Files.readAllBytes(data.resolve("qa/audit.html"));
     Files.writeString(data.resolve("dev.json"), "[{\"id\": \"dev_0001\"");
     Result r = run("--data", data.toString(), "--spider", spider.toString());
     assertEquals(Main.BAD_INPUT, r.code(), r.err());
@@ -211,8 +212,9 @@ class ReportCommandTest {
         + " (`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION` disabled); line: 1, column: 2]))\n", r.err());
     assertArrayEquals(json, Files.readAllBytes(data.resolve("qa/qa.json")));
     assertArrayEquals(html, Files.readAllBytes(data.resolve("qa/report.html")));
+    assertArrayEquals(audit, Files.readAllBytes(data.resolve("qa/audit.html")));
     try (Stream<Path> files = Files.list(data.resolve("qa"))) {
-      assertEquals(2, files.count(), "no temporary file is left behind");
+      assertEquals(3, files.count(), "no temporary file is left behind");
     }
   }
 
