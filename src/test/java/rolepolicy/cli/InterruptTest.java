@@ -27,8 +27,12 @@ class InterruptTest {
 
   record Stopped(int code, String err) {}
 
-  /** Starts the tool in a JVM of its own, sends SIGINT after {@code millis} (if still running), waits. */
-  private Stopped interrupt(long millis, String... args) throws Exception {
+  /**
+   * Starts the tool in a JVM of its own and, {@code millis} after its first temporary file appears
+   * under {@code root} (if it is still running then), sends SIGINT; waits for it to end. A negative
+   * {@code millis} lets it run to the end.
+   */
+  private Stopped interrupt(Path root, long millis, String... args) throws Exception {
     List<String> command = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), Main.class.getName()));
@@ -36,8 +40,14 @@ class InterruptTest {
     Path err = Files.createTempFile(dir, "stderr", ".txt");
     Process p = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
         .redirectError(err.toFile()).start();
-    if (millis >= 0 && !p.waitFor(millis, TimeUnit.MILLISECONDS)) {
-      new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
+    if (millis >= 0) {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+      while (p.isAlive() && debris(root).isEmpty() && System.nanoTime() < deadline) {
+        Thread.sleep(10);
+      }
+      if (!p.waitFor(millis, TimeUnit.MILLISECONDS)) {
+        new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
+      }
     }
     assertTrue(p.waitFor(120, TimeUnit.SECONDS), "the tool did not stop: " + String.join(" ", args));
     String text = Files.readString(err, StandardCharsets.UTF_8);
@@ -59,20 +69,21 @@ class InterruptTest {
   }
 
   /**
-   * Runs the command interrupted after each delay, then once to the end; after each run no debris
-   * is left, and at least one run was stopped while it wrote (it says so).
+   * Runs the command interrupted at each moment (milliseconds after it began to write), then once
+   * to the end; after each run no debris is left, and at least one run was stopped while it wrote
+   * (it says so).
    */
-  private void interruptedThenRerun(Path root, long[] delays, String... args) throws Exception {
+  private void interruptedThenRerun(Path root, long[] moments, String... args) throws Exception {
     int stoppedWhileWriting = 0;
-    for (long delay : delays) {
-      Stopped s = interrupt(delay, args);
-      assertEquals(List.of(), debris(root), "after SIGINT at " + delay + " ms: " + s.err());
+    for (long moment : moments) {
+      Stopped s = interrupt(root, moment, args);
+      assertEquals(List.of(), debris(root), "after SIGINT " + moment + " ms into the writing: " + s.err());
       if (s.err().contains("rolepolicy: stopped before the end: ")) {
         stoppedWhileWriting++;
       }
     }
-    assertTrue(stoppedWhileWriting > 0, "no SIGINT came while " + args[0] + " wrote: the delays miss the work");
-    Stopped done = interrupt(-1, args);
+    assertTrue(stoppedWhileWriting > 0, "no SIGINT came while " + args[0] + " wrote");
+    Stopped done = interrupt(root, -1, args);
     assertEquals(0, done.code(), done.err());
     assertEquals(List.of(), debris(root), "after a full run");
   }
@@ -80,7 +91,7 @@ class InterruptTest {
   @Test
   void generate() throws Exception {
     Path out = dir.resolve("data");
-    interruptedThenRerun(out, new long[] {1500, 3000, 4500}, "generate", "--spider", TestData.spiderDir().toString(),
+    interruptedThenRerun(out, new long[] {0, 300, 1500}, "generate", "--spider", TestData.spiderDir().toString(),
         "--splits", "train,dev", "--out", out.toString(), "--no-progress");
     assertEquals(1034, DatasetWriter.JSON.readTree(out.resolve("dev.json").toFile()).size());
   }
@@ -88,7 +99,7 @@ class InterruptTest {
   @Test
   void scoreTables() throws Exception {
     Path out = dir.resolve("tables");
-    interruptedThenRerun(out, new long[] {3000, 5000, 7000}, "score-tables", "--gold-as-result", "--out", out.toString(),
+    interruptedThenRerun(out, new long[] {0, 300, 1500}, "score-tables", "--gold-as-result", "--out", out.toString(),
         "--uda", TestData.udaDir().toString(), "--datasets", "Art,Player");
   }
 
@@ -102,7 +113,7 @@ class InterruptTest {
     Path train = dir.resolve("train.json");
     DatasetWriter.JSON.writeValue(train.toFile(), some);
     Path banks = dir.resolve("banks");
-    interruptedThenRerun(banks, new long[] {2500, 4000, 5500}, "casebank", "--dataset", train.toString(), "--tables",
+    interruptedThenRerun(banks, new long[] {0, 300, 1500}, "casebank", "--dataset", train.toString(), "--tables",
         TestData.spiderDir().resolve("tables.json").toString(), "--bank", banks.resolve("bank").toString());
     assertTrue(Files.isRegularFile(banks.resolve("bank/bank.json")));
   }
