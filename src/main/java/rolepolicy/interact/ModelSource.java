@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import rolepolicy.llm.ChatEndpoint;
+import rolepolicy.llm.ModelAnswer;
 import rolepolicy.llm.PromptTemplate;
 
 /**
@@ -54,7 +55,7 @@ public final class ModelSource implements SqlSource {
   @Override
   public String ask(InteractQuestion question, Conversation conversation) {
     String answer = endpoint.complete(templates.ask().render(values(question, conversation))).strip();
-    return answer.toUpperCase(java.util.Locale.ROOT).contains(NO_AMBIGUITY) ? NO_AMBIGUITY : answer;
+    return ModelAnswer.isMarker(answer, NO_AMBIGUITY) ? NO_AMBIGUITY : answer;
   }
 
   @Override
