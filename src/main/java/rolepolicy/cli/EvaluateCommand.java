@@ -65,7 +65,7 @@ public final class EvaluateCommand implements Callable<Integer> {
     }
     List<GoldRecord> records = Evaluator.readDataset(dataset);
     List<String> predicted = PredictionReader.read(predictions, records);
-    Evaluation.Settings settings = new Evaluation.Settings(dataset, SchemaReader.read(tables), databases, timeout, RuleBase.load(rules));
+    Evaluation.Settings settings = new Evaluation.Settings(dataset.toString(), SchemaReader.read(tables), databases, timeout, RuleBase.load(rules));
     Evaluation.Outcome outcome = Evaluation.score(settings, records, predicted, predictions.toString());
     try (AtomicOutput output = new AtomicOutput()) {
       Evaluation.stage(output, out, outcome);

@@ -7,11 +7,11 @@ import rolepolicy.engine.RuleFileException;
 import rolepolicy.llm.EndpointException;
 import rolepolicy.spider.InputException;
 
-/** Entry point: {@code rolepolicy generate | evaluate | review | report | bench | score-tables | bench-tables | interact | casebank | prompts | bench-retrieval}; no arguments runs {@code generate} on the bundled dev split. */
+/** Entry point: {@code rolepolicy generate | evaluate | review | report | bench | score-tables | bench-tables | interact | casebank | prompts | bench-retrieval | run}; no arguments runs {@code generate} on the bundled dev split. */
 @Command(
     name = "rolepolicy",
     mixinStandardHelpOptions = true,
-    version = "rolepolicy 0.1.0",
+    version = rolepolicy.Version.TEXT,
     description = "Role-sensitive column usage policies for Text-to-SQL, decided by Drools rules.",
     subcommands = {
       GenerateCommand.class,
@@ -25,7 +25,8 @@ import rolepolicy.spider.InputException;
       CaseBankCommand.class,
       PromptsCommand.class,
       BenchRetrievalCommand.class,
-      BenchFactsCommand.class
+      BenchFactsCommand.class,
+      RunCommand.class
     })
 public final class Main {
   /** Exit code for bad input or a rule file that does not compile. */

@@ -41,7 +41,7 @@ public final class Evaluation {
       Map<String, Metrics> predictors) {}
 
   /** What was evaluated and with what: {@code databases} null leaves execution out. */
-  public record Settings(Path dataset, Map<String, Schema> schemas, Path databases, double timeoutSeconds, KieBase rules) {}
+  public record Settings(String dataset, Map<String, Schema> schemas, Path databases, double timeoutSeconds, KieBase rules) {}
 
   /** The figures and each question's result of the model. */
   public record Outcome(MetricsFile metrics, List<QuestionResult> model) {}
@@ -64,7 +64,7 @@ public final class Evaluation {
     }
     List<String> notComputed = executed ? List.of()
         : List.of("execution match and the reliability score RS(c): they need --db");
-    return new Outcome(new MetricsFile(settings.dataset().toString(), predictionsName,
+    return new Outcome(new MetricsFile(settings.dataset(), predictionsName,
         executed ? "timeout " + settings.timeoutSeconds() + " s per query" : "not run", notComputed, metrics), model);
   }
 
