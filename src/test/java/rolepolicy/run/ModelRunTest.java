@@ -204,6 +204,60 @@ class ModelRunTest {
   }
 
   @Test
+  void aKilledRunResumesAndNoAnsweredRequestIsSentAgain() throws Exception {
+    Set<String> answered = ConcurrentHashMap.newKeySet();
+    java.util.concurrent.atomic.AtomicInteger repeated = new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.CountDownLatch never = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.atomic.AtomicBoolean hang = new java.util.concurrent.atomic.AtomicBoolean(true);
+    try (LocalChatServer server = new LocalChatServer(r -> {
+      if (hang.get() && answered.size() == 5) {
+        try {
+          never.await(); // the sixth request hangs until the process is killed
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+        return Reply.error(500);
+      }
+      if (!answered.add(r.prompt())) {
+        repeated.incrementAndGet();
+      }
+      return goodReply(r);
+    })) {
+      Path out = dir.resolve("runs/killed");
+      List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+          "-cp", System.getProperty("java.class.path"), "rolepolicy.cli.Main"));
+      command.addAll(fixture.runArgs(server.baseUrl(), out, "--parallel", "1"));
+      Process process = new ProcessBuilder(command).redirectErrorStream(true)
+          .redirectOutput(dir.resolve("killed.log").toFile()).start();
+      try {
+        long deadline = System.nanoTime() + 120_000_000_000L;
+        while (server.count() < 6 && System.nanoTime() < deadline && process.isAlive()) {
+          Thread.sleep(50);
+        }
+        assertEquals(6, server.count(), Files.readString(dir.resolve("killed.log")));
+      } finally {
+        process.destroy(); // SIGTERM, as Ctrl-C stops it
+        process.waitFor();
+      }
+      assertEquals(5, Files.readAllLines(out.resolve("answers.jsonl")).size(), "the five answers are kept");
+      try (Stream<Path> files = Files.list(out)) {
+        assertEquals(List.of("answers.jsonl"), files.map(f -> f.getFileName().toString()).toList(), "nothing half-written");
+      }
+
+      hang.set(false);
+      RunFixture.Result r = run(fixture.runArgs(server.baseUrl(), out, "--parallel", "4"));
+      assertEquals(0, r.code(), r.err());
+      assertTrue(r.err().contains("resuming " + out + ": 5 answers in answers.jsonl are reused"), r.err());
+      assertTrue(r.out().contains("7 requests sent, 5 answers reused"), r.out());
+      assertEquals(0, repeated.get(), "no answered request sent twice");
+      assertEquals(RunFixture.QUESTIONS, answered.size());
+      assertEquals(RunFixture.QUESTIONS, Files.readAllLines(out.resolve("predictions.txt")).size());
+    } finally {
+      never.countDown();
+    }
+  }
+
+  @Test
   void whenEveryRequestFailsTheRunSaysSoAndWritesOnlyTheLog() throws IOException {
     try (LocalChatServer server = new LocalChatServer(r -> Reply.error(503))) {
       Path out = dir.resolve("runs/down");
