@@ -26,7 +26,8 @@ import rolepolicy.spider.InputException;
       PromptsCommand.class,
       BenchRetrievalCommand.class,
       BenchFactsCommand.class,
-      RunCommand.class
+      RunCommand.class,
+      BenchRunCommand.class
     })
 public final class Main {
   /** Exit code for bad input or a rule file that does not compile. */

@@ -171,17 +171,23 @@ public final class ModelRun {
       }
       PromptWriter writer = new PromptWriter(bank, template, settings.policy(), settings.k(),
           settings.twoStage() ? new DraftSelection(bank, schemas) : null);
-      List<PromptWriter.PromptLine> first = new ArrayList<>();
-      for (JsonNode r : records) {
-        first.add(writer.prompt(r, schemas.get(r.path("db_id").asText()), null));
-      }
-      promptSeconds = (System.nanoTime() - start) / 1e9;
-      long asking = System.nanoTime();
       Asker asker = new Asker(log, sent, reused);
       ExecutorService pool = Executors.newFixedThreadPool(settings.parallel());
-      List<Future<Question>> futures = new ArrayList<>();
-      AtomicInteger done = new AtomicInteger();
+      List<PromptWriter.PromptLine> first = new ArrayList<>();
+      long asking;
       try {
+        // the retrieval runs on the pool too: the embedder and the index searcher are thread-safe
+        List<Future<PromptWriter.PromptLine>> lines = new ArrayList<>();
+        for (JsonNode r : records) {
+          lines.add(pool.submit(() -> writer.prompt(r, schemas.get(r.path("db_id").asText()), null)));
+        }
+        for (Future<PromptWriter.PromptLine> line : lines) {
+          first.add(line.get());
+        }
+        promptSeconds = (System.nanoTime() - start) / 1e9;
+        asking = System.nanoTime();
+        List<Future<Question>> futures = new ArrayList<>();
+        AtomicInteger done = new AtomicInteger();
         for (int i = 0; i < records.size(); i++) {
           JsonNode r = records.get(i);
           PromptWriter.PromptLine line = first.get(i);
@@ -252,10 +258,8 @@ public final class ModelRun {
     if (!settings.twoStage() || answer.failed() || !"SQL".equals(answer.kind())) {
       return new Question(prompts, answer); // no draft SQL: the first answer stands
     }
-    PromptWriter.PromptLine second;
-    synchronized (writer) { // the embedder and searcher are shared
-      second = writer.prompt(r, schemas.get(r.path("db_id").asText()), ModelAnswer.read(answer.answer()).text());
-    }
+    PromptWriter.PromptLine second =
+        writer.prompt(r, schemas.get(r.path("db_id").asText()), ModelAnswer.read(answer.answer()).text());
     String secondKey = key(second.prompt());
     prompts.add(entry(second, "final", secondKey));
     return new Question(prompts, asker.ask(id, "final", second.prompt(), secondKey));

@@ -309,4 +309,31 @@ class ModelRunTest {
       assertTrue(runFile.at("/settings/two_stage").asBoolean());
     }
   }
+
+  @Test
+  void badCommandLinesAndMissingFilesAreClearErrors() {
+    RunFixture.Result noUrl = RunFixture.main("run", "--dataset", fixture.dataset.toString());
+    assertEquals(2, noUrl.code());
+    assertTrue(noUrl.err().contains("run needs --llm-url and --llm-model"), noUrl.err());
+    List<String> args = fixture.runArgs("http://127.0.0.1:9/v1", dir.resolve("runs/x"), "--bank", dir.resolve("no-bank").toString());
+    RunFixture.Result noBank = run(args);
+    assertEquals(1, noBank.code());
+    assertTrue(noBank.err().contains("no-bank: no case bank here"), noBank.err());
+    List<String> missing = fixture.runArgs("http://127.0.0.1:9/v1", dir.resolve("runs/x"));
+    missing.set(missing.indexOf("--dataset") + 1, dir.resolve("nothing.json").toString());
+    RunFixture.Result noDataset = run(missing);
+    assertEquals(1, noDataset.code());
+    assertTrue(noDataset.err().contains("nothing.json"), noDataset.err());
+  }
+
+  @Test
+  void theBenchmarkPrintsRunsOverheadPerQuestion() {
+    RunFixture.Result r = RunFixture.main("bench-run", "--dataset", fixture.dataset.toString(),
+        "--tables", TestData.spiderDir().resolve("tables.json").toString(), "--bank", fixture.bank.toString(),
+        "--repeats", "1", "--limit", "4");
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().startsWith("4 questions, --parallel 8, an endpoint on 127.0.0.1 that answers at once; medians of 1"), r.out());
+    assertTrue(r.out().contains("run's overhead per question: "), r.out());
+    assertTrue(r.err().contains("warm-up: run ") && r.err().contains("repeat 1: run "), r.err());
+  }
 }

@@ -16,7 +16,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 
 /**
- * A chat-completions server on the loopback address, for tests: it records each request and
+ * A chat-completions server on the loopback address, for tests and benchmarks: it records each request and
  * answers with what the test's handler returns (a reply text, or an HTTP error, or a delay).
  */
 public final class LocalChatServer implements AutoCloseable {
@@ -62,6 +62,11 @@ public final class LocalChatServer implements AutoCloseable {
   }
 
   private static final ObjectMapper JSON = new ObjectMapper();
+
+  static {
+    // without it the JDK server's two writes (headers, body) meet Nagle and delayed ACKs: ~40 ms a request
+    System.setProperty("sun.net.httpserver.nodelay", "true");
+  }
 
   private final HttpServer server;
   private final java.util.concurrent.ExecutorService executor = java.util.concurrent.Executors.newCachedThreadPool();
