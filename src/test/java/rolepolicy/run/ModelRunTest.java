@@ -315,7 +315,8 @@ class ModelRunTest {
     RunFixture.Result noUrl = RunFixture.main("run", "--dataset", fixture.dataset.toString());
     assertEquals(2, noUrl.code());
     assertTrue(noUrl.err().contains("run needs --llm-url and --llm-model"), noUrl.err());
-    List<String> args = fixture.runArgs("http://127.0.0.1:9/v1", dir.resolve("runs/x"), "--bank", dir.resolve("no-bank").toString());
+    List<String> args = fixture.runArgs("http://127.0.0.1:9/v1", dir.resolve("runs/x"));
+    args.set(args.indexOf("--bank") + 1, dir.resolve("no-bank").toString());
     RunFixture.Result noBank = run(args);
     assertEquals(1, noBank.code());
     assertTrue(noBank.err().contains("no-bank: no case bank here"), noBank.err());
