@@ -193,9 +193,11 @@ public final class ModelRun {
           PromptWriter.PromptLine line = first.get(i);
           futures.add(pool.submit(() -> {
             Question q = ask(asker, writer, r, line);
-            int n = done.incrementAndGet();
-            if (n % 100 == 0 || n == records.size()) {
-              progress.printf(Locale.ROOT, "%d / %d questions%n", n, records.size());
+            synchronized (done) { // progress lines in order
+              int n = done.incrementAndGet();
+              if (n % 100 == 0 || n == records.size()) {
+                progress.printf(Locale.ROOT, "%d / %d questions%n", n, records.size());
+              }
             }
             return q;
           }));
