@@ -27,7 +27,7 @@ public final class ModelAnswer {
   public record Read(Kind kind, String text, String reason, String problem) {
     /** The answer as a prediction line of {@code evaluate}: the SQL on one line, REFUSE, or empty. */
     public String prediction() {
-      return kind == Kind.NONE ? "" : text.replaceAll("\\s*\\R\\s*", " ").strip();
+      return kind == Kind.NONE ? "" : oneLine(text);
     }
   }
 
@@ -65,6 +65,41 @@ public final class ModelAnswer {
     } catch (NoSqlException e) {
       return new Read(Kind.NONE, null, null, e.getMessage());
     }
+  }
+
+  /** SQL on one line, evaluate's format: {@code --} comments dropped (they would swallow what follows), line breaks made spaces. */
+  static String oneLine(String sql) {
+    StringBuilder out = new StringBuilder();
+    char quote = 0;
+    for (int i = 0; i < sql.length(); i++) {
+      char ch = sql.charAt(i);
+      if (quote != 0) {
+        quote = ch == quote ? 0 : quote;
+        if (ch == '\n' || ch == '\r') {
+          out.append(' '); // a line break in a string: one line is the format
+          continue;
+        }
+      } else if (ch == '\'' || ch == '"' || ch == '`') {
+        quote = ch;
+      } else if (ch == '-' && i + 1 < sql.length() && sql.charAt(i + 1) == '-') {
+        while (i + 1 < sql.length() && sql.charAt(i + 1) != '\n') {
+          i++;
+        }
+        continue;
+      }
+      if (quote == 0 && (ch == '\n' || ch == '\r')) {
+        while (out.length() > 0 && Character.isWhitespace(out.charAt(out.length() - 1))) {
+          out.setLength(out.length() - 1);
+        }
+        out.append(' ');
+        while (i + 1 < sql.length() && Character.isWhitespace(sql.charAt(i + 1))) {
+          i++;
+        }
+      } else {
+        out.append(ch);
+      }
+    }
+    return out.toString().strip();
   }
 
   /** REFUSE written in capitals, or the line holds nothing else: "refuse" in a sentence is no answer. */

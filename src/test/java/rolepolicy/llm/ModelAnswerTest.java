@@ -96,6 +96,15 @@ class ModelAnswerTest {
   }
 
   @Test
+  void aPredictionIsOneLineWithoutCommentsThatWouldSwallowTheRest() {
+    ModelAnswer.Read read = ModelAnswer.read("```sql\nSELECT name -- the singer's name\nFROM singer\nWHERE a = 'x  -- y'\n```");
+    assertEquals("SELECT name FROM singer WHERE a = 'x  -- y'", read.prediction());
+    assertEquals("SELECT name ,  country FROM singer", ModelAnswer.read("SELECT name ,  country\n  FROM singer;").prediction(),
+        "spaces within a line are kept");
+    assertEquals("SELECT 'a b' FROM t", ModelAnswer.read("SELECT 'a\nb'\nFROM t").prediction());
+  }
+
+  @Test
   void evaluateReadsRefuseWithAReasonAsRefuse() {
     for (String p : List.of("REFUSE", " refuse ", "REFUSE (Hidden column)", "REFUSE: the age is Hidden", "REFUSE - x")) {
       assertTrue(ModelAnswer.isRefusal(p), p);
