@@ -372,11 +372,9 @@ public final class InteractCommand implements Callable<Integer> {
     return new ModelSource.RoundZero() {
       @Override
       public String answer(InteractQuestion q) {
-        String prompt;
-        synchronized (writer) { // the embedder and searcher are shared by the questions played at once
-          prompt = writer.prompt(q.id(), q.dbId(), q.question(), schemas.get(q.dbId()), q.policy().record().policies()).prompt();
-        }
-        return endpoint.complete(prompt);
+        // the embedder and the index searcher are thread-safe: questions played at once share them
+        return endpoint.complete(
+            writer.prompt(q.id(), q.dbId(), q.question(), schemas.get(q.dbId()), q.policy().record().policies()).prompt());
       }
 
       @Override

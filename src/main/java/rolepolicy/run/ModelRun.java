@@ -156,8 +156,7 @@ public final class ModelRun {
   /** Runs every question, writes the run folder, and says what it did. */
   public Summary run() {
     long start = System.nanoTime();
-    List<String> golds = records.stream().map(r -> r.path("id").asText()).toList();
-    List<GoldRecord> gold = goldRecords(golds);
+    List<GoldRecord> gold = Evaluator.readDataset(settings.dataset()).subList(0, records.size());
     AtomicInteger sent = new AtomicInteger();
     AtomicInteger reused = new AtomicInteger();
     List<PromptEntry> prompts = new ArrayList<>();
@@ -231,8 +230,7 @@ public final class ModelRun {
         gold, predictions, settings.out().resolve(PREDICTIONS).toString());
     double evaluationSeconds = (System.nanoTime() - evaluating) / 1e9;
     long writing = System.nanoTime();
-    Summary partial = summary(finals, sent.get(), reused.get(), outcome, null);
-    write(prompts, predictions, outcome, partial);
+    write(prompts, predictions, outcome, summary(finals, sent.get(), reused.get(), outcome, null));
     Timing timing = new Timing(promptSeconds, requestSeconds, evaluationSeconds, (System.nanoTime() - writing) / 1e9);
     return summary(finals, sent.get(), reused.get(), outcome, timing);
   }
@@ -241,11 +239,6 @@ public final class ModelRun {
   private String datasetName() {
     return settings.limit() == null ? settings.dataset().toString()
         : settings.dataset() + " (first " + records.size() + " records)";
-  }
-
-  private List<GoldRecord> goldRecords(List<String> ids) {
-    List<GoldRecord> all = Evaluator.readDataset(settings.dataset());
-    return all.subList(0, ids.size());
   }
 
   /** One question's prompts and its final answer. */
