@@ -21,7 +21,7 @@ import rolepolicy.evaluate.GoldRecord;
 import rolepolicy.evaluate.PredictionReader;
 import rolepolicy.generate.AtomicOutput;
 import rolepolicy.llm.ChatEndpoint;
-import rolepolicy.llm.LocalChatServer;
+import rolepolicy.bench.LocalChatServer;
 import rolepolicy.run.ModelRun;
 import rolepolicy.spider.JsonFiles;
 import rolepolicy.spider.SchemaReader;

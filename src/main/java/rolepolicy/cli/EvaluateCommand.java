@@ -72,7 +72,7 @@ public final class EvaluateCommand implements Callable<Integer> {
       output.commit();
     }
     PrintWriter w = spec.commandLine().getOut();
-    Evaluation.print(w, outcome.metrics());
+    MetricsTable.print(w, outcome.metrics());
     w.println("wrote " + out.resolve(Evaluation.METRICS) + " and " + out.resolve(Evaluation.PER_QUESTION));
     return 0;
   }

@@ -101,7 +101,7 @@ public final class RunCommand implements Callable<Integer> {
       return 0;
     }
     ModelRun.Summary s = run.run();
-    Evaluation.print(w, s.outcome().metrics());
+    MetricsTable.print(w, s.outcome().metrics());
     w.printf(Locale.ROOT, "%d questions: %d requests sent, %d answers reused from %s; %d failed%s; %d answers without SQL%n",
         s.questions(), s.sent(), s.reused(), folder.resolve(AnswerLog.FILE), s.failed(),
         s.failures().isEmpty() ? "" : " " + s.failures(), s.withoutSql());

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import rolepolicy.TestData;
 import rolepolicy.generate.DatasetWriter;
-import rolepolicy.llm.LocalChatServer;
-import rolepolicy.llm.LocalChatServer.Reply;
+import rolepolicy.bench.LocalChatServer;
+import rolepolicy.bench.LocalChatServer.Reply;
 import rolepolicy.run.RunFixture;
 
 /** interact --model on a policy dataset: round 0 from run's prompt (policies, examples) or from a finished run. */

@@ -21,8 +21,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import rolepolicy.TestData;
-import rolepolicy.llm.LocalChatServer;
-import rolepolicy.llm.LocalChatServer.Reply;
+import rolepolicy.bench.LocalChatServer;
+import rolepolicy.bench.LocalChatServer.Reply;
 
 /** {@code run} against a chat-completions server on 127.0.0.1 that counts what it is asked. */
 class ModelRunTest {

@@ -1,4 +1,4 @@
-package rolepolicy.llm;
+package rolepolicy.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
