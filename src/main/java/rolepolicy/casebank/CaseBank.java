@@ -79,6 +79,7 @@ public final class CaseBank implements AutoCloseable {
   private final Collection specificCases;
   private final Collection skeletonCases;
   private final Embedder embedder;
+  private final java.util.Map<String, Boolean> databasesWithCases = new java.util.concurrent.ConcurrentHashMap<>();
   private Meta meta;
 
   /** An open index. */
@@ -205,7 +206,8 @@ public final class CaseBank implements AutoCloseable {
   Retrieval retrieve(String question, String dbId, Schema schema, Policy policy, int k, Set<String> exclude) {
     Thresholds t = meta.thresholds();
     if (policy == Policy.TIERED) {
-      List<Hit> same = sameDatabase(embedder.embed(question), dbId, k, exclude);
+      // a database without cases needs no embedding of the question (Spider dev: none of its databases is in train)
+      List<Hit> same = hasCases(dbId) ? sameDatabase(embedder.embed(question), dbId, k, exclude) : List.of();
       if (!same.isEmpty() && same.get(0).cosine() >= t.specific()) {
         return new Retrieval(SPECIFIC, same, String.format(Locale.ROOT,
             "same database: best cosine %.3f >= %.3f", same.get(0).cosine(), t.specific()));
@@ -223,6 +225,17 @@ public final class CaseBank implements AutoCloseable {
     List<Hit> skeletons = skeletons(embedder.embed(QuestionMasker.mask(question, schema)), k, exclude);
     return new Retrieval(skeletons.isEmpty() ? "none" : SKELETON, skeletons, skeletons.isEmpty() ? "no skeleton"
         : String.format(Locale.ROOT, "skeletons only: best cosine %.3f", skeletons.get(0).cosine()));
+  }
+
+  /** Whether the bank holds a specific case of the database. */
+  private boolean hasCases(String dbId) {
+    return databasesWithCases.computeIfAbsent(dbId, db -> {
+      try {
+        return specificCases.searcher().count(new TermQuery(new Term("db_id", db))) > 0;
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    });
   }
 
   /** The nearest specific cases of one database, the filter inside the vector search. */

@@ -2,10 +2,13 @@ package rolepolicy.casebank;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import rolepolicy.llm.ModelAnswer;
 import rolepolicy.llm.PromptTemplate;
 import rolepolicy.model.SchemaColumn;
 import rolepolicy.spider.Schema;
@@ -29,17 +32,41 @@ public final class PromptWriter {
   private final PromptTemplate template;
   private final CaseBank.Policy policy;
   private final int k;
+  private final DraftSelection drafts;
 
   public PromptWriter(CaseBank bank, PromptTemplate template, CaseBank.Policy policy, int k) {
+    this(bank, template, policy, k, null);
+  }
+
+  /** {@code drafts}: how a draft SQL re-selects the examples (two-stage prompts), or null when no draft is given. */
+  public PromptWriter(CaseBank bank, PromptTemplate template, CaseBank.Policy policy, int k, DraftSelection drafts) {
     this.bank = bank;
     this.template = template;
     this.policy = policy;
     this.k = k;
+    this.drafts = drafts;
   }
 
   /** The prompt of one question, given its database's schema and final column policies. */
   public PromptLine prompt(String id, String dbId, String question, Schema schema, Map<String, String> policies) {
-    CaseBank.Retrieval retrieval = bank.retrieve(question, dbId, schema, policy, k);
+    return prompt(id, dbId, question, schema, policies, null);
+  }
+
+  /** The prompt of one record of a generated split: its question and its columns' final policies. */
+  public PromptLine prompt(JsonNode record, Schema schema, String draft) {
+    Map<String, String> policies = new LinkedHashMap<>();
+    record.path("column_policies").fields().forEachRemaining(e -> policies.put(e.getKey(), e.getValue().asText()));
+    return prompt(record.path("id").asText(), record.path("db_id").asText(), record.path("question").asText(), schema,
+        policies, draft);
+  }
+
+  /** The prompt of one question with its examples chosen again by a draft SQL (null: none, as above). */
+  public PromptLine prompt(String id, String dbId, String question, Schema schema, Map<String, String> policies, String draft) {
+    if (draft != null && drafts == null) {
+      throw new IllegalStateException("a draft needs a PromptWriter with a DraftSelection");
+    }
+    CaseBank.Retrieval retrieval = draft == null ? bank.retrieve(question, dbId, schema, policy, k)
+        : drafts.retrieve(question, dbId, schema, policy, k, draft);
     List<Example> used = new ArrayList<>();
     StringBuilder examples = new StringBuilder();
     for (CaseBank.Hit hit : retrieval.hits()) {
@@ -60,8 +87,16 @@ public final class PromptWriter {
     return new PromptLine(id, dbId, prompt, used, retrieval.type() + ": " + retrieval.why());
   }
 
+  /** Draft SQL per question from predictions: REFUSE, an empty line or no SQL is no draft (null). */
+  public static List<String> drafts(List<String> predictions) {
+    return predictions.stream().map(p -> {
+      ModelAnswer.Read read = ModelAnswer.read(p);
+      return read.kind() == ModelAnswer.Kind.SQL ? read.text() : null;
+    }).toList();
+  }
+
   /** Each table with its columns and their policies: {@code singer(singer_id JoinOnly, name Public, …)}. */
-  static String schemaText(Schema schema, Map<String, String> policies) {
+  public static String schemaText(Schema schema, Map<String, String> policies) {
     StringBuilder out = new StringBuilder();
     for (String table : schema.tables()) {
       List<String> columns = new ArrayList<>();

@@ -1,14 +1,12 @@
 package rolepolicy.casebank;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.function.Function;
 import rolepolicy.spider.Schema;
 
 /**
@@ -23,23 +21,16 @@ public final class RetrievalBench {
   /** A method's mean query similarity at each number of examples, and over how many questions. */
   public record Row(String method, Map<Integer, Double> similarity, int questions, String note) {}
 
-  /** DAIL-SQL's threshold on the draft's query similarity when it selects examples. */
-  static final double DRAFT_THRESHOLD = 0.85;
-  /** Candidates the draft re-ranks: the nearest by masked question. */
-  static final int DRAFT_CANDIDATES = 100;
-
   private final CaseBank bank;
   private final Map<String, Schema> schemas;
   private final List<Case> cases;
-  private final Map<String, String> caseSkeletons = new HashMap<>();
+  private final DraftSelection drafts;
 
   public RetrievalBench(CaseBank bank, Map<String, Schema> schemas) {
     this.bank = bank;
     this.schemas = schemas;
     this.cases = bank.cases();
-    for (Case c : cases) {
-      caseSkeletons.put(c.id(), QuerySimilarity.dailSkeleton(c.referenceSql(), schemas.get(c.dbId())));
-    }
+    this.drafts = new DraftSelection(bank, schemas);
   }
 
   /** The rows of every method over the targets; {@code seed} draws the random examples. */
@@ -48,7 +39,7 @@ public final class RetrievalBench {
     Embedder embedder = bank.embedder();
     Map<String, List<List<String>>> picks = new LinkedHashMap<>();
     Random random = new Random(seed);
-    boolean drafts = targets.stream().anyMatch(t -> t.draftSql() != null);
+    boolean withDrafts = targets.stream().anyMatch(t -> t.draftSql() != null);
     for (Target t : targets) {
       Schema schema = schemas.get(t.dbId());
       List<String> randomIds = new ArrayList<>();
@@ -67,9 +58,10 @@ public final class RetrievalBench {
       CaseBank.Retrieval tiered = bank.retrieve(t.question(), t.dbId(), schema, CaseBank.Policy.TIERED, kMax);
       retrievalMillis.add((System.nanoTime() - start) / 1e6);
       add(picks, "tiered", ids(tiered.hits()));
-      if (drafts) {
+      if (withDrafts) {
         add(picks, "masked question + draft SQL", t.draftSql() == null ? List.of()
-            : withDraft(bank.skeletons(masked, DRAFT_CANDIDATES, Set.of()), t.draftSql(), schema, kMax));
+            : ids(drafts.byDraft(bank.skeletons(masked, DraftSelection.CANDIDATES, Set.of()),
+                QuerySimilarity.dailSkeleton(t.draftSql(), schema), kMax)));
       }
     }
     List<String> goldSkeletons = targets.stream()
@@ -90,7 +82,7 @@ public final class RetrievalBench {
           double s = 0;
           List<String> first = chosen.subList(0, Math.min(k, chosen.size()));
           for (String id : first) {
-            s += QuerySimilarity.jaccard(gold, caseSkeletons.get(id));
+            s += QuerySimilarity.jaccard(gold, drafts.skeletonOf(id));
           }
           sum += s / first.size();
           n++;
@@ -102,27 +94,6 @@ public final class RetrievalBench {
           "%d of %d questions got examples", answered, targets.size())));
     }
     return rows;
-  }
-
-  /**
-   * DAIL-SQL's selection with a draft: the candidates in masked-question order whose query similarity
-   * to the draft reaches {@value #DRAFT_THRESHOLD} first, then the others by that similarity.
-   */
-  private List<String> withDraft(List<CaseBank.Hit> candidates, String draft, Schema schema, int k) {
-    String draftSkeleton = QuerySimilarity.dailSkeleton(draft, schema);
-    List<String> close = new ArrayList<>();
-    List<CaseBank.Hit> rest = new ArrayList<>();
-    for (CaseBank.Hit h : candidates) {
-      if (QuerySimilarity.jaccard(draftSkeleton, caseSkeletons.get(h.kase().id())) >= DRAFT_THRESHOLD) {
-        close.add(h.kase().id());
-      } else {
-        rest.add(h);
-      }
-    }
-    Function<CaseBank.Hit, Double> similarity = h -> QuerySimilarity.jaccard(draftSkeleton, caseSkeletons.get(h.kase().id()));
-    rest.sort((a, b) -> Double.compare(similarity.apply(b), similarity.apply(a)));
-    rest.forEach(h -> close.add(h.kase().id()));
-    return close.subList(0, Math.min(k, close.size()));
   }
 
   private static List<String> ids(List<CaseBank.Hit> hits) {

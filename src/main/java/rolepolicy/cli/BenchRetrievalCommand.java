@@ -14,6 +14,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import rolepolicy.casebank.CaseBank;
 import rolepolicy.casebank.Embedder;
+import rolepolicy.casebank.PromptWriter;
 import rolepolicy.casebank.RetrievalBench;
 import rolepolicy.evaluate.Evaluator;
 import rolepolicy.evaluate.GoldRecord;
@@ -54,14 +55,13 @@ public final class BenchRetrievalCommand implements Callable<Integer> {
     List<String> drafts = null;
     if (draft != null) {
       List<GoldRecord> golds = Evaluator.readDataset(dataset);
-      drafts = PredictionReader.read(draft, golds);
+      drafts = PromptWriter.drafts(PredictionReader.read(draft, golds));
     }
     List<RetrievalBench.Target> targets = new ArrayList<>();
     for (int i = 0; i < records.size(); i++) {
       JsonNode r = records.get(i);
-      String d = drafts == null ? null : drafts.get(i).strip();
       targets.add(new RetrievalBench.Target(r.path("id").asText(), r.path("db_id").asText(), r.path("question").asText(),
-          r.path("original_sql").asText(), d == null || d.isEmpty() || d.equalsIgnoreCase("REFUSE") ? null : d));
+          r.path("original_sql").asText(), drafts == null ? null : drafts.get(i)));
     }
     PrintWriter w = spec.commandLine().getOut();
     try (CaseBank cases = CaseBank.open(bank, new Embedder())) {

@@ -4,7 +4,7 @@ import java.util.Map;
 import picocli.CommandLine.Option;
 import rolepolicy.llm.ChatEndpoint;
 
-/** The options of any OpenAI-compatible chat endpoint (score-tables' LLM judge, interact's model). */
+/** The options of any OpenAI-compatible chat endpoint (score-tables' LLM judge, interact's and run's model). */
 class EndpointOptions {
   @Option(names = "--llm-url", paramLabel = "URL", description = "Base URL of an OpenAI-compatible endpoint, e.g. http://localhost:8000/v1.")
   String url;

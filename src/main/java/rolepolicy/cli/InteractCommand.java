@@ -45,7 +45,12 @@ import rolepolicy.interact.ReplaySource;
 import rolepolicy.interact.ResultComparison;
 import rolepolicy.interact.RoundFigures;
 import rolepolicy.interact.SqlSource;
+import rolepolicy.casebank.CaseBank;
+import rolepolicy.casebank.Embedder;
+import rolepolicy.casebank.PromptWriter;
 import rolepolicy.llm.ChatEndpoint;
+import rolepolicy.llm.PromptTemplate;
+import rolepolicy.run.RunFolder;
 import rolepolicy.report.Charts;
 import rolepolicy.spider.InputException;
 import rolepolicy.spider.Schema;
@@ -84,6 +89,21 @@ public final class InteractCommand implements Callable<Integer> {
     @Option(names = "--model", description = "A model behind --llm-url writes, repairs and asks.")
     boolean model;
   }
+
+  @Option(names = "--from-run", paramLabel = "DIR",
+      description = "With --model: round 0 is a finished run's answers (runs/NAME); later rounds come from the model.")
+  Path fromRun;
+
+  @Option(names = "--bank", paramLabel = "DIR", defaultValue = "data/casebank",
+      description = "With --model on a policy dataset: the CaseBank of round 0's examples, as run uses it (default: ${DEFAULT-VALUE}).")
+  Path bank;
+
+  @Option(names = "--template", paramLabel = "FILE", defaultValue = "data/prompts/few-shot.txt",
+      description = "With --model on a policy dataset: round 0's prompt template, as run uses it (default: ${DEFAULT-VALUE}).")
+  Path roundZeroTemplate;
+
+  @Option(names = "-k", paramLabel = "N", defaultValue = "3", description = "Examples in round 0's prompt (default: ${DEFAULT-VALUE}).")
+  int k;
 
   @ArgGroup(exclusive = false, heading = "Model endpoint (--model, and the model user):%n")
   EndpointOptions llm = new EndpointOptions();
@@ -157,6 +177,9 @@ public final class InteractCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), policy ? "--model needs --llm-url and --llm-model"
           : "a question list needs --replay LOG or --model with --llm-url and --llm-model");
     }
+    if (fromRun != null && (!source.model || !policy)) {
+      throw new ParameterException(spec.commandLine(), "--from-run gives round 0 of --model on a policy dataset");
+    }
     if (source.predictions != null && !policy) {
       throw new ParameterException(spec.commandLine(), "--pred gives round 0 of a policy dataset; " + questionsFile + " has no gold labels");
     }
@@ -164,14 +187,17 @@ public final class InteractCommand implements Callable<Integer> {
     QuestionEngine engine = policy || source.model ? new QuestionEngine(RuleBase.load(rules)) : null;
     ModelUser modelUser = endpoint == null ? null : new ModelUser(endpoint, prompts.resolve("interact-answer.txt"));
     PrintWriter w = spec.commandLine().getOut();
-    try (SqliteRunner runner = new SqliteRunner(databases, timeout)) {
+    CaseBank cases = source.model && policy && fromRun == null ? CaseBank.open(bank, new Embedder()) : null;
+    try (cases; SqliteRunner runner = new SqliteRunner(databases, timeout)) {
       ReplaySource replay = source.replay == null ? null : ReplaySource.read(source.replay, questions);
       SqlSource sqlSource;
       if (replay != null) {
         sqlSource = replay;
       } else if (source.model) {
         ModelSource.Templates templates = ModelSource.Templates.read(prompts);
-        sqlSource = new ModelSource(endpoint, templates, db -> schemaText(runner, db));
+        sqlSource = new ModelSource(endpoint, templates, db -> schemaText(runner, db),
+            q -> q.policy() == null ? null : PromptWriter.schemaText(schemas.get(q.dbId()), q.policy().record().policies()),
+            policy ? roundZero(endpoint, cases, schemas, questions) : null);
       } else if (source.predictions != null) {
         List<GoldRecord> golds = questions.stream().map(q -> q.policy().record()).toList();
         sqlSource = new PredictionSource(source.predictions, PredictionReader.read(source.predictions, golds));
@@ -316,6 +342,46 @@ public final class InteractCommand implements Callable<Integer> {
 
   private static String pct(Double rate) {
     return rate == null ? "-" : String.format(Locale.ROOT, "%.1f%%", 100 * rate);
+  }
+
+  /** Round 0 of a policy dataset: run's prompt (policies and examples) sent to the model, or a finished run's answers. */
+  private ModelSource.RoundZero roundZero(ChatEndpoint endpoint, CaseBank cases, Map<String, Schema> schemas,
+      List<InteractQuestion> questions) {
+    if (fromRun != null) {
+      Map<String, RunFolder.Final> finals = RunFolder.finals(fromRun);
+      for (InteractQuestion q : questions) {
+        if (!finals.containsKey(q.id())) {
+          throw new InputException(fromRun + ": the run has no answer to question " + q.id() + " of " + questionsFile);
+        }
+      }
+      return new ModelSource.RoundZero() {
+        @Override
+        public String answer(InteractQuestion q) {
+          RunFolder.Final f = finals.get(q.id());
+          return f.answer() != null ? f.answer() : endpoint.complete(f.prompt()); // a failed request is asked again
+        }
+
+        @Override
+        public String describe() {
+          return "from the run " + fromRun;
+        }
+      };
+    }
+    PromptWriter writer = new PromptWriter(cases, PromptTemplate.read(roundZeroTemplate, PromptWriter.PLACEHOLDERS),
+        CaseBank.Policy.TIERED, k);
+    return new ModelSource.RoundZero() {
+      @Override
+      public String answer(InteractQuestion q) {
+        // the embedder and the index searcher are thread-safe: questions played at once share them
+        return endpoint.complete(
+            writer.prompt(q.id(), q.dbId(), q.question(), schemas.get(q.dbId()), q.policy().record().policies()).prompt());
+      }
+
+      @Override
+      public String describe() {
+        return "from run's prompt (" + roundZeroTemplate + ", bank " + bank + ", " + k + " examples)";
+      }
+    };
   }
 
   /** A database's CREATE TABLE statements, as the prompts show the schema. */

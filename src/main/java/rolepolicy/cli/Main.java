@@ -7,11 +7,11 @@ import rolepolicy.engine.RuleFileException;
 import rolepolicy.llm.EndpointException;
 import rolepolicy.spider.InputException;
 
-/** Entry point: {@code rolepolicy generate | evaluate | review | report | bench | score-tables | bench-tables | interact | casebank | prompts | bench-retrieval | bench-facts | recorded-predictions | compare | diff | explain}; no arguments runs {@code generate} on the bundled dev split. */
+/** Entry point: {@code rolepolicy generate | evaluate | run | compare | review | report | diff | explain | bench | score-tables | bench-tables | interact | casebank | prompts | bench-retrieval | bench-facts | bench-run | recorded-predictions}; no arguments runs {@code generate} on the bundled dev split. */
 @Command(
     name = "rolepolicy",
     mixinStandardHelpOptions = true,
-    version = "rolepolicy 0.1.0",
+    version = rolepolicy.Version.TEXT,
     description = "Role-sensitive column usage policies for Text-to-SQL, decided by Drools rules.",
     subcommands = {
       GenerateCommand.class,
@@ -29,7 +29,9 @@ import rolepolicy.spider.InputException;
       RecordedPredictionsCommand.class,
       CompareCommand.class,
       DiffCommand.class,
-      ExplainCommand.class
+      ExplainCommand.class,
+      RunCommand.class,
+      BenchRunCommand.class
     })
 public final class Main {
   /** Exit code for bad input or a rule file that does not compile. */

@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -16,8 +17,11 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 import rolepolicy.casebank.CaseBank;
+import rolepolicy.casebank.DraftSelection;
 import rolepolicy.casebank.Embedder;
 import rolepolicy.casebank.PromptWriter;
+import rolepolicy.evaluate.Evaluator;
+import rolepolicy.evaluate.PredictionReader;
 import rolepolicy.generate.AtomicOutput;
 import rolepolicy.generate.DatasetWriter;
 import rolepolicy.llm.PromptTemplate;
@@ -58,6 +62,10 @@ public final class PromptsCommand implements Callable<Integer> {
   @Option(names = "--out", paramLabel = "FILE", defaultValue = "results/prompts.jsonl", description = "Output (default: ${DEFAULT-VALUE}).")
   Path out;
 
+  @Option(names = "--draft", paramLabel = "FILE",
+      description = "Draft SQL per question in evaluate's prediction format: the examples are chosen again by the draft's skeleton (DAIL-SQL's two stages).")
+  Path draft;
+
   @Override
   public Integer call() {
     CaseBank.Policy chosen = switch (policy) {
@@ -71,9 +79,10 @@ public final class PromptsCommand implements Callable<Integer> {
     Map<String, Schema> schemas = SchemaReader.read(tables);
     PromptTemplate prompt = PromptTemplate.read(template, PromptWriter.PLACEHOLDERS);
     JsonNode records = JsonFiles.readArray(dataset, "dataset records");
+    List<String> drafts = draft == null ? null : PromptWriter.drafts(PredictionReader.read(draft, Evaluator.readDataset(dataset)));
     Map<String, Integer> byType = new LinkedHashMap<>();
     try (CaseBank cases = CaseBank.open(bank, new Embedder()); AtomicOutput output = new AtomicOutput()) {
-      PromptWriter writer = new PromptWriter(cases, prompt, chosen, k);
+      PromptWriter writer = new PromptWriter(cases, prompt, chosen, k, drafts == null ? null : new DraftSelection(cases, schemas));
       try (BufferedWriter lines = Files.newBufferedWriter(output.stage(out))) {
         for (int i = 0; i < records.size(); i++) {
           JsonNode r = records.get(i);
@@ -83,9 +92,7 @@ public final class PromptsCommand implements Callable<Integer> {
           if (schema == null) {
             throw new InputException(where + ": database '" + dbId + "' is not in " + tables);
           }
-          Map<String, String> policies = new LinkedHashMap<>();
-          r.path("column_policies").fields().forEachRemaining(e -> policies.put(e.getKey(), e.getValue().asText()));
-          PromptWriter.PromptLine line = writer.prompt(r.path("id").asText(), dbId, r.path("question").asText(), schema, policies);
+          PromptWriter.PromptLine line = writer.prompt(r, schema, drafts == null ? null : drafts.get(i));
           byType.merge(line.retrieval().substring(0, line.retrieval().indexOf(':')), 1, Integer::sum);
           lines.write(DatasetWriter.JSON.writeValueAsString(line));
           lines.newLine();
@@ -95,8 +102,8 @@ public final class PromptsCommand implements Callable<Integer> {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    spec.commandLine().getOut().printf(Locale.ROOT, "%d prompts (%s examples, %s) written to %s%n", records.size(), policy,
-        byType, out);
+    spec.commandLine().getOut().printf(Locale.ROOT, "%d prompts (%s examples, %s%s) written to %s%n", records.size(), policy,
+        byType, drafts == null ? "" : ", " + drafts.stream().filter(d -> d != null).count() + " chosen again by a draft", out);
     return 0;
   }
 }

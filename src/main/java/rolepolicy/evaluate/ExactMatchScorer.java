@@ -3,6 +3,7 @@ package rolepolicy.evaluate;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import rolepolicy.llm.ModelAnswer;
 import rolepolicy.spider.Schema;
 
 /**
@@ -46,7 +47,7 @@ final class ExactMatchScorer {
       return new Result(null, "gold SQL " + goldSql.problem(), null, null);
     }
     Hardness hardness = Hardness.of(goldSql.sql());
-    if (prediction.equalsIgnoreCase(QuestionScorer.REFUSE)) {
+    if (ModelAnswer.isRefusal(prediction)) {
       return new Result(false, "refused", null, hardness);
     }
     if (prediction.isEmpty()) {

@@ -11,6 +11,7 @@ import rolepolicy.interact.QuestionLog.FeedbackEntry;
 import rolepolicy.interact.QuestionLog.Option;
 import rolepolicy.interact.QuestionLog.RoundState;
 import rolepolicy.interact.QuestionLog.SqlEntry;
+import rolepolicy.llm.ModelAnswer;
 import rolepolicy.model.ClarificationOption;
 import rolepolicy.model.Violation;
 
@@ -100,7 +101,7 @@ public final class InteractLoop {
         if (!kind.equals("clarified")) {
           policySteps = 0; // new SQL from the source: the rules count its rewrites afresh
         }
-        if (text.strip().equalsIgnoreCase(REFUSE) && q.policy() != null) {
+        if (q.policy() != null && refuses(text, kind)) {
           sqlLog.add(new SqlEntry(sqlLog.size(), round, kind, REFUSE, q.policy().refuse() ? "match" : "mismatch"));
           refuse(round);
           return;
@@ -108,8 +109,8 @@ public final class InteractLoop {
         String sql;
         try {
           sql = kind.equals("clarified") || (q.policy() != null && !source.modelAnswers()) ? text.strip()
-              : source.modelAnswers() ? ModelSql.extract(text) : ModelSql.authorsClean(text);
-        } catch (ModelSql.NoSqlException e) {
+              : source.modelAnswers() ? ModelAnswer.extract(text) : ModelAnswer.authorsClean(text);
+        } catch (ModelAnswer.NoSqlException e) {
           sqlLog.add(new SqlEntry(sqlLog.size(), round, kind, text, "no SQL: " + e.getMessage()));
           sql = null;
         }
@@ -172,6 +173,12 @@ public final class InteractLoop {
         text = source.generate(q, c);
         kind = "generate";
       }
+    }
+
+    /** Whether the text is REFUSE: a model's answer as the answer reader reads it, a prediction as evaluate does. */
+    boolean refuses(String text, String kind) {
+      return source.modelAnswers() && !kind.equals("clarified") ? ModelAnswer.read(text).kind() == ModelAnswer.Kind.REFUSE
+          : ModelAnswer.isRefusal(text);
     }
 
     /** Records a run SQL's result in the round; true on a match. */

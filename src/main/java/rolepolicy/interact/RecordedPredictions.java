@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import rolepolicy.evaluate.Evaluator;
 import rolepolicy.evaluate.GoldRecord;
+import rolepolicy.llm.ModelAnswer;
 import rolepolicy.spider.InputException;
 import rolepolicy.spider.JsonFiles;
 
@@ -70,7 +71,7 @@ public record RecordedPredictions(
       if (sql == null) {
         noSql.add(gold.id());
       }
-      predictions.add(new Prediction(gold.id(), sql == null ? "" : ModelSql.authorsClean(sql).strip()));
+      predictions.add(new Prediction(gold.id(), sql == null ? "" : ModelAnswer.authorsClean(sql).strip()));
       records.add(root.get(i));
       found.add(q.index());
     }

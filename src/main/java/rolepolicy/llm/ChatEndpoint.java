@@ -1,15 +1,37 @@
 package rolepolicy.llm;
 
-import dev.langchain4j.exception.LangChain4jException;
-import dev.langchain4j.model.chat.ChatModel;
-import dev.langchain4j.model.openai.OpenAiChatModel;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import rolepolicy.spider.InputException;
 
 /**
  * One OpenAI-compatible chat-completions endpoint, by base URL: temperature 0, a time limit per
- * request, and retries with back-off (langchain4j's) on errors worth retrying.
+ * request, retries with exponential back-off on 429, 5xx, time-outs and refused connections,
+ * honouring a 429's {@code Retry-After}. Each answer comes with its token usage, latency and retries.
+ *
+ * <p>Written on java.net.http and Jackson rather than langchain4j's OpenAiChatModel, which hides
+ * the HTTP status, the {@code Retry-After} header and its own retry count.
  */
 public final class ChatEndpoint {
   /**
@@ -18,18 +40,42 @@ public final class ChatEndpoint {
    * @param keyVariable the environment variable holding the API key (unset: no key is sent)
    * @param timeoutSeconds the time limit of one request
    * @param retries how often a failed request is tried again
+   * @param backoffSeconds the wait before the first retry, doubled for each next one
    */
-  public record Settings(String baseUrl, String model, String keyVariable, double timeoutSeconds, int retries) {
+  public record Settings(String baseUrl, String model, String keyVariable, double timeoutSeconds, int retries,
+      double backoffSeconds) {
+    public Settings(String baseUrl, String model, String keyVariable, double timeoutSeconds, int retries) {
+      this(baseUrl, model, keyVariable, timeoutSeconds, retries, 1.0);
+    }
+
     public String describe() {
       return model + " at " + baseUrl;
     }
   }
 
-  /** Sent as the key when the key variable is unset: local servers ask for none. */
-  static final String NO_KEY = "none";
+  /** One chat message. */
+  public record Message(String role, String content) {
+    public static Message user(String content) {
+      return new Message("user", content);
+    }
+  }
+
+  /**
+   * One answer: its text, the token counts the endpoint reported (null when it reported none),
+   * the time from the first try to the answer, and the retries it took.
+   */
+  public record Completion(String text, Integer promptTokens, Integer completionTokens, long latencyMillis, int retries) {}
+
+  /** The temperature of every request: answers as repeatable as the endpoint allows. */
+  public static final double TEMPERATURE = 0.0;
+  /** The longest wait a {@code Retry-After} may ask for. */
+  static final Duration LONGEST_WAIT = Duration.ofMinutes(5);
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final Settings settings;
-  private final ChatModel model;
+  private final String key;
+  private final URI uri;
+  private final HttpClient client;
 
   public ChatEndpoint(Settings settings, Map<String, String> environment) {
     if (settings.baseUrl() == null || settings.baseUrl().isBlank()) {
@@ -38,18 +84,23 @@ public final class ChatEndpoint {
     if (settings.model() == null || settings.model().isBlank()) {
       throw new InputException("no model name for " + settings.baseUrl());
     }
-    if (!(settings.timeoutSeconds() > 0) || settings.retries() < 0) {
-      throw new InputException("the endpoint's timeout must be positive and its retries at least 0");
+    if (!(settings.timeoutSeconds() > 0) || settings.retries() < 0 || !(settings.backoffSeconds() >= 0)) {
+      throw new InputException("the endpoint's timeout must be positive and its retries and back-off at least 0");
     }
     this.settings = settings;
-    String key = settings.keyVariable() == null ? null : environment.get(settings.keyVariable());
-    this.model = OpenAiChatModel.builder()
-        .baseUrl(settings.baseUrl())
-        .apiKey(key == null || key.isBlank() ? NO_KEY : key)
-        .modelName(settings.model())
-        .temperature(0.0)
-        .timeout(Duration.ofMillis(Math.round(settings.timeoutSeconds() * 1000)))
-        .maxRetries(settings.retries())
+    String value = settings.keyVariable() == null ? null : environment.get(settings.keyVariable());
+    this.key = value == null || value.isBlank() ? null : value.strip();
+    try {
+      this.uri = URI.create(settings.baseUrl().replaceAll("/+$", "") + "/chat/completions");
+      if (uri.getScheme() == null || !uri.getScheme().matches("https?")) {
+        throw new IllegalArgumentException("not http or https");
+      }
+    } catch (IllegalArgumentException e) {
+      throw new InputException(settings.baseUrl() + ": not an endpoint URL (" + e.getMessage() + ")", e);
+    }
+    this.client = HttpClient.newBuilder()
+        .version(HttpClient.Version.HTTP_1_1)
+        .connectTimeout(timeout())
         .build();
   }
 
@@ -57,43 +108,188 @@ public final class ChatEndpoint {
     return settings;
   }
 
+  /** Whether a key is sent ({@code Authorization: Bearer …}); without one no such header is sent. */
+  public boolean sendsKey() {
+    return key != null;
+  }
+
   /** The model's answer to one user message; a failure that retries did not mend is an {@link EndpointException}. */
   public String complete(String userMessage) {
+    return chat(List.of(Message.user(userMessage))).text();
+  }
+
+  /** The request body of a conversation, as sent: model, temperature, messages. */
+  public ObjectNode requestBody(List<Message> messages) {
+    ObjectNode body = JSON.createObjectNode();
+    body.put("model", settings.model());
+    body.put("temperature", TEMPERATURE);
+    ArrayNode list = body.putArray("messages");
+    messages.forEach(m -> list.addObject().put("role", m.role()).put("content", m.content()));
+    return body;
+  }
+
+  /** The model's answer to a conversation, with its usage, latency and retries. */
+  public Completion chat(List<Message> messages) {
+    byte[] body;
     try {
-      String text = model.chat(userMessage);
-      if (text == null) {
-        throw new EndpointException(settings.describe() + ": the answer has no text");
+      body = JSON.writeValueAsBytes(requestBody(messages));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+    HttpRequest.Builder request = HttpRequest.newBuilder(uri)
+        .timeout(timeout())
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+    if (key != null) {
+      request.header("Authorization", "Bearer " + key);
+    }
+    long start = System.nanoTime();
+    for (int attempt = 0; ; attempt++) {
+      Failure failure;
+      try {
+        HttpResponse<String> response = send(request.build());
+        if (response.statusCode() / 100 == 2) {
+          return completion(response.body(), (System.nanoTime() - start) / 1_000_000, attempt);
+        }
+        failure = httpFailure(response);
+      } catch (TimeoutException e) {
+        failure = new Failure("no answer within the time limit (" + settings.timeoutSeconds() + " s)", true, null, null);
+      } catch (ConnectException e) {
+        failure = new Failure("the request failed (cannot connect: " + reason(e) + ")", true, null, null);
+      } catch (IOException e) {
+        failure = new Failure("the request failed (" + reason(e) + ")", true, null, null);
       }
-      return text;
-    } catch (LangChain4jException e) {
-      throw new EndpointException(settings.describe() + ": " + describe(e), e);
-    } catch (RuntimeException e) {
-      if (e instanceof EndpointException) {
-        throw e;
+      if (!failure.retry() || attempt >= settings.retries()) {
+        throw new EndpointException(settings.describe() + ": " + failure.message()
+            + (attempt > 0 ? " (after " + attempt + (attempt == 1 ? " retry)" : " retries)") : ""), failure.status(), attempt);
       }
-      throw new EndpointException(settings.describe() + ": " + describe(e), e);
+      sleep(failure.retryAfter() != null ? failure.retryAfter()
+          : Duration.ofMillis(Math.round(settings.backoffSeconds() * 1000 * (1L << Math.min(attempt, 16)))));
     }
   }
 
-  private static String describe(Throwable e) {
-    String kind = switch (e.getClass().getSimpleName()) {
-      case "TimeoutException" -> "no answer within the time limit";
-      case "AuthenticationException" -> "the key was refused";
-      case "HttpException", "InternalServerException", "InvalidRequestException", "RateLimitException",
-          "ModelNotFoundException" -> "the endpoint answered with an error";
-      default -> "the request failed";
-    };
+  /** Why a request failed, whether to try again, and how long to wait first (null: the back-off). */
+  private record Failure(String message, boolean retry, Integer status, Duration retryAfter) {}
+
+  private HttpResponse<String> send(HttpRequest request) throws IOException, TimeoutException {
+    CompletableFuture<HttpResponse<String>> future =
+        client.sendAsync(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    try {
+      return future.get(timeout().toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      future.cancel(true);
+      throw e;
+    } catch (InterruptedException e) {
+      future.cancel(true);
+      Thread.currentThread().interrupt();
+      throw new EndpointException(settings.describe() + ": interrupted");
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof HttpTimeoutException) {
+        throw new TimeoutException(cause.getMessage());
+      }
+      if (cause instanceof IOException io) {
+        throw io;
+      }
+      throw new IOException(cause);
+    }
+  }
+
+  private Failure httpFailure(HttpResponse<String> response) {
+    int status = response.statusCode();
+    String detail = "HTTP " + status + errorMessage(response.body());
+    if (status == 429) {
+      Duration wait = retryAfter(response.headers().firstValue("Retry-After").orElse(null));
+      return new Failure("the endpoint is rate-limiting (" + detail
+          + (wait == null ? "" : ", Retry-After " + wait.toMillis() / 1000.0 + " s") + ")", true, status, wait);
+    }
+    if (status == 401 || status == 403) {
+      return new Failure("the key was refused (" + detail + (key == null ? "; no key was sent: set "
+          + settings.keyVariable() : "") + ")", false, status, null);
+    }
+    if (status == 404) {
+      return new Failure("not found (" + detail + "; check the URL and the model name)", false, status, null);
+    }
+    boolean retry = status >= 500 || status == 408 || status == 409;
+    return new Failure("the endpoint answered with an error (" + detail + ")", retry, status, null);
+  }
+
+  private Completion completion(String body, long latencyMillis, int retries) {
+    JsonNode json;
+    try {
+      json = JSON.readTree(body);
+    } catch (JsonProcessingException e) {
+      throw new EndpointException(settings.describe() + ": the answer is not JSON: " + abbreviate(body), null, retries);
+    }
+    JsonNode content = json == null ? null : json.path("choices").path(0).path("message").get("content");
+    if (content == null || !content.isTextual()) {
+      throw new EndpointException(settings.describe() + ": the answer has no text (no choices[0].message.content): "
+          + abbreviate(body), null, retries);
+    }
+    JsonNode usage = json.path("usage");
+    return new Completion(content.asText(), count(usage, "prompt_tokens"), count(usage, "completion_tokens"),
+        latencyMillis, retries);
+  }
+
+  private static Integer count(JsonNode usage, String field) {
+    JsonNode n = usage.get(field);
+    return n != null && n.canConvertToInt() ? n.asInt() : null;
+  }
+
+  /** {@code Retry-After}: seconds or an HTTP date; null when absent or unreadable. */
+  static Duration retryAfter(String value) {
+    if (value == null || value.isBlank()) {
+      return null;
+    }
+    Duration wait;
+    try {
+      wait = Duration.ofMillis(Math.round(Double.parseDouble(value.strip()) * 1000));
+    } catch (NumberFormatException e) {
+      try {
+        wait = Duration.between(ZonedDateTime.now(), ZonedDateTime.parse(value.strip(), DateTimeFormatter.RFC_1123_DATE_TIME));
+      } catch (DateTimeParseException d) {
+        return null;
+      }
+    }
+    return wait.isNegative() ? Duration.ZERO : wait.compareTo(LONGEST_WAIT) > 0 ? LONGEST_WAIT : wait;
+  }
+
+  private static String errorMessage(String body) {
+    if (body == null || body.isBlank()) {
+      return "";
+    }
+    try {
+      JsonNode json = JSON.readTree(body);
+      JsonNode message = json.path("error").path("message");
+      if (message.isTextual()) {
+        return ": " + abbreviate(message.asText());
+      }
+    } catch (JsonProcessingException e) {
+      // not JSON: the start of the body says what it is
+    }
+    return ": " + abbreviate(body);
+  }
+
+  private Duration timeout() {
+    return Duration.ofMillis(Math.max(1, Math.round(settings.timeoutSeconds() * 1000)));
+  }
+
+  private static void sleep(Duration wait) {
+    try {
+      Thread.sleep(wait.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new EndpointException("interrupted while waiting to retry");
+    }
+  }
+
+  private static String reason(Throwable e) {
     String message = e.getMessage();
-    Throwable cause = e.getCause();
-    while ((message == null || message.isBlank()) && cause != null) {
-      message = cause.getMessage();
-      cause = cause.getCause();
-    }
-    return kind + (message == null || message.isBlank() ? "" : " (" + firstLine(message) + ")");
+    return message == null || message.isBlank() ? e.getClass().getSimpleName() : abbreviate(message);
   }
 
-  private static String firstLine(String s) {
-    String line = s.lines().findFirst().orElse("").strip();
-    return line.length() > 300 ? line.substring(0, 300) + "…" : line;
+  private static String abbreviate(String s) {
+    String line = s.strip().replaceAll("\\s+", " ");
+    return line.isEmpty() ? "(empty)" : line.length() > 200 ? line.substring(0, 200) + "…" : line;
   }
 }

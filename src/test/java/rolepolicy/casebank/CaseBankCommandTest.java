@@ -65,6 +65,26 @@ class CaseBankCommandTest {
     assertEquals(2, first.get("examples").size());
     assertEquals("skeleton", first.at("/examples/0/type").asText());
 
+    // prompts --draft: a draft's skeleton chooses the examples again; REFUSE is no draft
+    Path drafts = dir.resolve("drafts.txt");
+    List<String> draftLines = new java.util.ArrayList<>();
+    JsonNode devRecords = DatasetWriter.JSON.readTree(dev.toFile());
+    for (int i = 0; i < 12; i++) {
+      draftLines.add(i == 2 ? "REFUSE (a Hidden column)" : devRecords.get(i).get("original_sql").asText());
+    }
+    Files.write(drafts, draftLines);
+    Path drafted = dir.resolve("drafted.jsonl");
+    StringWriter draftOut = new StringWriter();
+    assertEquals(0, run(draftOut, err, "prompts", "--dataset", dev.toString(), "--tables", tables, "--bank", bank.toString(),
+        "--policy", "skeleton_only", "-k", "2", "--draft", drafts.toString(), "--out", drafted.toString()), err.toString());
+    assertTrue(draftOut.toString().contains(", 11 chosen again by a draft) written to "), draftOut.toString());
+    List<String> draftedLines = Files.readAllLines(drafted);
+    for (int i = 0; i < 12; i++) {
+      JsonNode line = DatasetWriter.JSON.readTree(draftedLines.get(i));
+      assertEquals(i != 2, line.get("retrieval").asText().contains("; draft: "), line.toString());
+    }
+    assertEquals(lines.get(2), draftedLines.get(2), "no draft: the plain prompt");
+
     StringWriter bench = new StringWriter();
     assertEquals(0, run(bench, err, "bench-retrieval", "--dataset", dev.toString(), "--tables", tables, "--bank", bank.toString()),
         err.toString());

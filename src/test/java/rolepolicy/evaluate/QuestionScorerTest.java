@@ -40,6 +40,16 @@ class QuestionScorerTest {
   }
 
   @Test
+  void refuseFollowedByAReasonIsRefuse() {
+    GoldRecord gold = new GoldRecord("t_0002", "concert_singer", true, null, "SELECT Age FROM singer", POLICIES);
+    for (String prediction : new String[] {"REFUSE (singer.Age is Hidden)", "REFUSE: Age is Hidden", "refuse"}) {
+      QuestionResult r = scorer.score(gold, prediction);
+      assertEquals(Outcome.CORRECT_REFUSE, r.outcome(), prediction);
+      assertEquals("REFUSE", r.prediction());
+    }
+  }
+
+  @Test
   void selectStarAtAnyDepthIsNeverCompliant() {
     QuestionResult r = score("SELECT name FROM singer", "WITH x AS (SELECT * FROM singer) SELECT x.Name FROM x");
     assertEquals(Outcome.NON_COMPLIANT, r.outcome());

@@ -15,9 +15,9 @@ import java.util.function.Function;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import rolepolicy.llm.LocalChatServer;
-import rolepolicy.llm.LocalChatServer.Reply;
-import rolepolicy.llm.LocalChatServer.Request;
+import rolepolicy.bench.LocalChatServer;
+import rolepolicy.bench.LocalChatServer.Reply;
+import rolepolicy.bench.LocalChatServer.Request;
 
 /**
  * The loop with a model behind a local chat-completions server: three real KaggleDBQA questions of

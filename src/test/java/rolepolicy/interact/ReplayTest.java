@@ -14,6 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 import rolepolicy.cli.Main;
+import rolepolicy.llm.ModelAnswer;
 
 /**
  * Replays of the recorded KaggleDBQA runs ({@code ../shared/sphinteract/logs}) on the 63 questions
@@ -74,7 +75,7 @@ class ReplayTest {
     JsonNode recorded = new ObjectMapper().readTree(SHARED.resolve("sphinteract/logs/gpt35_baseline_4round.json").toFile())
         .get("records").get(158).get("sql_log");
     for (int i = 0; i < 10; i++) {
-      assertEquals(ModelSql.authorsClean(recorded.get(i).get("sql").asText()), log.get(i).get("sql").asText(),
+      assertEquals(ModelAnswer.authorsClean(recorded.get(i).get("sql").asText()), log.get(i).get("sql").asText(),
           "the recorded SQL is the one run, fix included");
     }
   }

@@ -10,7 +10,8 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import rolepolicy.llm.LocalChatServer.Reply;
+import rolepolicy.bench.LocalChatServer;
+import rolepolicy.bench.LocalChatServer.Reply;
 import rolepolicy.spider.InputException;
 
 /** The chat-completions client against a local server speaking the protocol. */
@@ -41,6 +42,7 @@ class ChatEndpointTest {
     try (LocalChatServer server = new LocalChatServer(r -> Reply.error(500))) {
       EndpointException e = assertThrows(EndpointException.class, () -> endpoint(server, 5, 1).complete("x"));
       assertEquals(2, server.requests().size(), "one try and one retry");
+      assertEquals(500, e.status());
       assertTrue(e.getMessage().startsWith("test-model at " + server.baseUrl() + ": the endpoint answered with an error"),
           e.getMessage());
     }
@@ -63,6 +65,75 @@ class ChatEndpointTest {
       assertTrue(e.getMessage().contains("no answer within the time limit"), e.getMessage());
       assertTrue((System.nanoTime() - start) / 1e9 < 2.5, "gave up before the answer came");
     }
+  }
+
+  @Test
+  void withoutAKeyNoAuthorizationHeaderIsSent() throws Exception {
+    try (LocalChatServer server = new LocalChatServer(r -> Reply.text("YES"))) {
+      ChatEndpoint keyless = new ChatEndpoint(new ChatEndpoint.Settings(server.baseUrl(), "m", "UNSET", 5, 0), Map.of());
+      assertEquals("YES", keyless.complete("x"));
+      assertEquals(null, server.requests().get(0).authorization());
+    }
+  }
+
+  @Test
+  void anAnswerCarriesItsTokensLatencyAndRetries() throws Exception {
+    java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+    try (LocalChatServer server = new LocalChatServer(r -> calls.getAndIncrement() == 0 ? Reply.error(502) : Reply.text("SELECT 1"))) {
+      ChatEndpoint fast = new ChatEndpoint(new ChatEndpoint.Settings(server.baseUrl(), "m", "K", 5, 2, 0.01), Map.of());
+      ChatEndpoint.Completion c = fast.chat(java.util.List.of(new ChatEndpoint.Message("system", "be brief"),
+          ChatEndpoint.Message.user("one two three")));
+      assertEquals("SELECT 1", c.text());
+      assertEquals(1, c.retries());
+      assertEquals(2, c.completionTokens());
+      assertTrue(c.promptTokens() > 0);
+      assertTrue(c.latencyMillis() >= 0);
+      assertEquals("system", server.requests().get(1).body().at("/messages/0/role").asText());
+    }
+  }
+
+  @Test
+  void aRateLimitWaitsAsItsRetryAfterSays() throws Exception {
+    java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+    try (LocalChatServer server = new LocalChatServer(r -> calls.getAndIncrement() == 0 ? Reply.rateLimited("1") : Reply.text("NO"))) {
+      // a back-off of 10 ms: only the Retry-After makes the client wait a second
+      ChatEndpoint fast = new ChatEndpoint(new ChatEndpoint.Settings(server.baseUrl(), "m", "K", 5, 1, 0.01), Map.of());
+      long start = System.nanoTime();
+      assertEquals("NO", fast.complete("x"));
+      assertTrue((System.nanoTime() - start) / 1e9 >= 0.95, "waited as Retry-After asked");
+    }
+    try (LocalChatServer server = new LocalChatServer(r -> Reply.rateLimited("0"))) {
+      EndpointException e = assertThrows(EndpointException.class, () -> endpoint(server, 5, 1).complete("x"));
+      assertTrue(e.getMessage().contains("rate-limiting (HTTP 429") && e.getMessage().contains("after 1 retry"), e.getMessage());
+      assertEquals(429, e.status());
+      assertEquals(2, server.count());
+    }
+  }
+
+  @Test
+  void aBodyThatIsNotJsonIsAClearErrorNotRetried() throws Exception {
+    try (LocalChatServer server = new LocalChatServer(r -> Reply.raw(200, "<html>gateway login</html>"))) {
+      EndpointException e = assertThrows(EndpointException.class, () -> endpoint(server, 5, 2).complete("x"));
+      assertTrue(e.getMessage().contains("the answer is not JSON: <html>gateway login</html>"), e.getMessage());
+      assertEquals(1, server.count());
+    }
+  }
+
+  @Test
+  void aRefusedKeyIsNotRetried() throws Exception {
+    try (LocalChatServer server = new LocalChatServer(r -> Reply.error(401))) {
+      EndpointException e = assertThrows(EndpointException.class, () -> endpoint(server, 5, 2).complete("x"));
+      assertTrue(e.getMessage().contains("the key was refused (HTTP 401"), e.getMessage());
+      assertEquals(1, server.count());
+    }
+  }
+
+  @Test
+  void retryAfterReadsSecondsAndDates() {
+    assertEquals(java.time.Duration.ofMillis(1500), ChatEndpoint.retryAfter("1.5"));
+    assertEquals(ChatEndpoint.LONGEST_WAIT, ChatEndpoint.retryAfter("100000"));
+    assertEquals(java.time.Duration.ZERO, ChatEndpoint.retryAfter("Wed, 21 Oct 2015 07:28:00 GMT"));
+    assertEquals(null, ChatEndpoint.retryAfter("soon"));
   }
 
   @Test

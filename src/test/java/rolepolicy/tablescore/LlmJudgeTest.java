@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import rolepolicy.cli.Main;
 import rolepolicy.llm.ChatEndpoint;
-import rolepolicy.llm.LocalChatServer;
-import rolepolicy.llm.LocalChatServer.Reply;
+import rolepolicy.bench.LocalChatServer;
+import rolepolicy.bench.LocalChatServer.Reply;
 import rolepolicy.llm.PromptTemplate;
 
 /** The LLM judge against a local chat-completions server: prompt, cache, answers it cannot read. */
@@ -48,7 +48,7 @@ class LlmJudgeTest {
       assertTrue(prompt.contains("What the attribute holds: artist's nationality (e.g., french)"), prompt);
       assertTrue(prompt.contains("Reference value: American"), prompt);
       assertTrue(prompt.contains("Attribute: nationality"), prompt);
-      assertEquals("Bearer none", server.requests().get(0).authorization());
+      assertEquals(null, server.requests().get(0).authorization(), "no key set: no Authorization header");
       assertEquals(0.0, server.requests().get(0).body().get("temperature").asDouble());
 
       // a rerun asks nothing: every answer is in the cache

@@ -1,4 +1,4 @@
-package rolepolicy.llm;
+package rolepolicy.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -11,16 +11,24 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 
 /**
- * A chat-completions server on the loopback address, for tests: it records each request and
+ * A chat-completions server on the loopback address, for tests and benchmarks: it records each request and
  * answers with what the test's handler returns (a reply text, or an HTTP error, or a delay).
  */
 public final class LocalChatServer implements AutoCloseable {
-  /** What the server does with one request. */
-  public record Reply(int status, String content, long delayMillis) {
+  /**
+   * What the server does with one request: a status, the answer's text (or a raw body sent as it
+   * is), a delay before answering, and extra headers.
+   */
+  public record Reply(int status, String content, long delayMillis, String rawBody, Map<String, String> headers) {
+    public Reply(int status, String content, long delayMillis) {
+      this(status, content, delayMillis, null, Map.of());
+    }
+
     public static Reply text(String content) {
       return new Reply(200, content, 0);
     }
@@ -31,6 +39,16 @@ public final class LocalChatServer implements AutoCloseable {
 
     public static Reply slow(String content, long delayMillis) {
       return new Reply(200, content, delayMillis);
+    }
+
+    /** 429 with a {@code Retry-After} of so many seconds. */
+    public static Reply rateLimited(String retryAfterSeconds) {
+      return new Reply(429, null, 0, null, Map.of("Retry-After", retryAfterSeconds));
+    }
+
+    /** A body sent as it is, e.g. an HTML page where JSON was expected. */
+    public static Reply raw(int status, String body) {
+      return new Reply(status, null, 0, body, Map.of());
     }
   }
 
@@ -45,7 +63,13 @@ public final class LocalChatServer implements AutoCloseable {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  static {
+    // without it the JDK server's two writes (headers, body) meet Nagle and delayed ACKs: ~40 ms a request
+    System.setProperty("sun.net.httpserver.nodelay", "true");
+  }
+
   private final HttpServer server;
+  private final java.util.concurrent.ExecutorService executor = java.util.concurrent.Executors.newCachedThreadPool();
   private final List<Request> requests = new CopyOnWriteArrayList<>();
   private volatile Function<Request, Reply> handler;
 
@@ -53,7 +77,7 @@ public final class LocalChatServer implements AutoCloseable {
     this.handler = handler;
     this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.createContext("/", this::handle);
-    server.setExecutor(java.util.concurrent.Executors.newFixedThreadPool(2));
+    server.setExecutor(executor);
     server.start();
   }
 
@@ -63,6 +87,11 @@ public final class LocalChatServer implements AutoCloseable {
 
   public List<Request> requests() {
     return requests;
+  }
+
+  /** Requests received so far. */
+  public int count() {
+    return requests.size();
   }
 
   public void setHandler(Function<Request, Reply> handler) {
@@ -85,7 +114,9 @@ public final class LocalChatServer implements AutoCloseable {
         }
       }
       byte[] out;
-      if (reply.status() != 200) {
+      if (reply.rawBody() != null) {
+        out = reply.rawBody().getBytes(StandardCharsets.UTF_8);
+      } else if (reply.status() != 200) {
         out = "{\"error\":{\"message\":\"test server error\",\"type\":\"server_error\"}}".getBytes(StandardCharsets.UTF_8);
       } else {
         ObjectNode response = JSON.createObjectNode();
@@ -94,10 +125,14 @@ public final class LocalChatServer implements AutoCloseable {
         ObjectNode choice = response.putArray("choices").addObject();
         choice.put("index", 0).put("finish_reason", "stop");
         choice.putObject("message").put("role", "assistant").put("content", reply.content());
-        response.putObject("usage").put("prompt_tokens", 1).put("completion_tokens", 1).put("total_tokens", 2);
+        int promptTokens = words(request.body().path("messages").toString());
+        int completionTokens = words(reply.content());
+        response.putObject("usage").put("prompt_tokens", promptTokens).put("completion_tokens", completionTokens)
+            .put("total_tokens", promptTokens + completionTokens);
         out = JSON.writeValueAsBytes(response);
       }
-      exchange.getResponseHeaders().add("Content-Type", "application/json");
+      exchange.getResponseHeaders().add("Content-Type", reply.rawBody() != null ? "text/html" : "application/json");
+      reply.headers().forEach((name, value) -> exchange.getResponseHeaders().add(name, value));
       exchange.sendResponseHeaders(reply.status(), out.length);
       try (OutputStream os = exchange.getResponseBody()) {
         os.write(out);
@@ -107,8 +142,14 @@ public final class LocalChatServer implements AutoCloseable {
     }
   }
 
+  /** A stand-in token count: the words of a text. */
+  static int words(String text) {
+    return text == null || text.isBlank() ? 0 : text.strip().split("\\s+").length;
+  }
+
   @Override
   public void close() {
     server.stop(0);
+    executor.shutdownNow();
   }
 }

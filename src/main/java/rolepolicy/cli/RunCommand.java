@@ -1,0 +1,120 @@
+package rolepolicy.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import rolepolicy.casebank.CaseBank;
+import rolepolicy.evaluate.Evaluation;
+import rolepolicy.llm.ChatEndpoint;
+import rolepolicy.run.AnswerLog;
+import rolepolicy.run.ModelRun;
+
+/** A model's run on a generated split: prompts, answers, predictions and metrics in one folder (docs/run.md). */
+@Command(
+    name = "run",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = "Prompt a model behind an OpenAI-compatible endpoint with every question of a split and score its answers.")
+public final class RunCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @ArgGroup(exclusive = false, heading = "Model endpoint (key from the environment):%n")
+  EndpointOptions llm = new EndpointOptions();
+
+  @Option(names = "--dataset", paramLabel = "FILE", defaultValue = "data/dev.json", description = "A generated split (default: ${DEFAULT-VALUE}).")
+  Path dataset;
+
+  @Option(names = "--tables", paramLabel = "FILE", defaultValue = "data/spider/tables.json",
+      description = "Schema file of its databases (default: ${DEFAULT-VALUE}).")
+  Path tables;
+
+  @Option(names = "--db", paramLabel = "DIR", description = "SQLite databases (DIR/<db_id>/<db_id>.sqlite): enables execution match.")
+  Path databases;
+
+  @Option(names = "--bank", paramLabel = "DIR", defaultValue = "data/casebank", description = "The CaseBank (default: ${DEFAULT-VALUE}).")
+  Path bank;
+
+  @Option(names = "--template", paramLabel = "FILE", defaultValue = "data/prompts/few-shot.txt",
+      description = "Prompt template, as prompts uses it (default: ${DEFAULT-VALUE}).")
+  Path template;
+
+  @Option(names = "--policy", paramLabel = "NAME", defaultValue = "tiered", description = "tiered or skeleton_only (default: ${DEFAULT-VALUE}).")
+  String policy;
+
+  @Option(names = "-k", paramLabel = "N", defaultValue = "3", description = "Examples per prompt (default: ${DEFAULT-VALUE}).")
+  int k;
+
+  @Option(names = "--two-stage", description = "Ask for a draft, choose the examples again by its skeleton (DAIL-SQL), ask again.")
+  boolean twoStage;
+
+  @Option(names = "--name", paramLabel = "NAME", description = "The run's name: its folder is runs/NAME (default: the model's name and the split's).")
+  String name;
+
+  @Option(names = "--out", paramLabel = "DIR", description = "The run's folder (default: runs/NAME).")
+  Path out;
+
+  @Option(names = "--parallel", paramLabel = "N", defaultValue = "4", description = "Requests at once (default: ${DEFAULT-VALUE}).")
+  int parallel;
+
+  @Option(names = "--limit", paramLabel = "N", description = "The first N questions only, for a quick try.")
+  Integer limit;
+
+  @Option(names = "--dry-run", description = "Print the requests and the prompt tokens they would send; send nothing, write nothing.")
+  boolean dryRun;
+
+  @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "30", description = "Time limit per SQL query (default: ${DEFAULT-VALUE}).")
+  double timeout;
+
+  @Option(names = "--rules", paramLabel = "DIR", defaultValue = "rules", description = "Rule files (default: ${DEFAULT-VALUE}).")
+  Path rules;
+
+  @Override
+  public Integer call() {
+    if (llm.url == null || llm.model == null) {
+      throw new ParameterException(spec.commandLine(), "run needs --llm-url and --llm-model");
+    }
+    if (parallel < 1 || k < 1 || limit != null && limit < 1 || !(timeout > 0)) {
+      throw new ParameterException(spec.commandLine(), "--parallel, -k and --limit must be at least 1, --timeout positive");
+    }
+    CaseBank.Policy chosen = switch (policy) {
+      case "tiered" -> CaseBank.Policy.TIERED;
+      case "skeleton_only" -> CaseBank.Policy.SKELETON_ONLY;
+      default -> throw new ParameterException(spec.commandLine(), "--policy must be tiered or skeleton_only, not '" + policy + "'");
+    };
+    if (name != null && !name.matches("[A-Za-z0-9._-]+")) {
+      throw new ParameterException(spec.commandLine(), "--name may hold letters, digits, '.', '_' and '-' only, not '" + name + "'");
+    }
+    Path folder = out != null ? out : Path.of("runs", name != null ? name : defaultName());
+    ChatEndpoint endpoint = llm.endpoint(System.getenv());
+    ModelRun run = new ModelRun(new ModelRun.Settings(dataset, tables, bank, template, chosen, k, databases, timeout, rules,
+        folder, parallel, limit, twoStage), endpoint, spec.commandLine().getErr());
+    PrintWriter w = spec.commandLine().getOut();
+    if (dryRun) {
+      run.dryRun(w);
+      return 0;
+    }
+    ModelRun.Summary s = run.run();
+    MetricsTable.print(w, s.outcome().metrics());
+    w.printf(Locale.ROOT, "%d questions: %d requests sent, %d answers reused from %s; %d failed%s; %d answers without SQL%n",
+        s.questions(), s.sent(), s.reused(), folder.resolve(AnswerLog.FILE), s.failed(),
+        s.failures().isEmpty() ? "" : " " + s.failures(), s.withoutSql());
+    w.printf(Locale.ROOT, "tokens: %,d prompt, %,d completion; time: prompts %.1f s, requests %.1f s, evaluation %.1f s%n",
+        s.promptTokens(), s.completionTokens(), s.timing().prompts(), s.timing().requests(), s.timing().evaluation());
+    w.println("wrote " + folder + ": " + String.join(", ", ModelRun.PROMPTS, AnswerLog.FILE, ModelRun.PREDICTIONS,
+        Evaluation.METRICS, Evaluation.PER_QUESTION, ModelRun.RUN));
+    return 0;
+  }
+
+  /** The model's and the split's names, e.g. {@code gpt-4o-mini-dev}. */
+  private String defaultName() {
+    String stem = dataset.getFileName().toString().replaceFirst("\\.json$", "");
+    return (llm.model + "-" + stem).replaceAll("[^A-Za-z0-9._-]+", "_");
+  }
+}

@@ -1,0 +1,79 @@
+package rolepolicy.evaluate;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.kie.api.KieBase;
+import rolepolicy.db.SqliteRunner;
+import rolepolicy.engine.QuestionEngine;
+import rolepolicy.generate.AtomicOutput;
+import rolepolicy.generate.DatasetWriter;
+import rolepolicy.spider.InputException;
+import rolepolicy.spider.Schema;
+
+/**
+ * The evaluation pipeline of {@code evaluate} and {@code run}: predictions scored against a split,
+ * {@code metrics.json} and {@code per_question.jsonl} staged (the table printed: {@code cli.MetricsTable}).
+ */
+public final class Evaluation {
+  public static final String METRICS = "metrics.json";
+  public static final String PER_QUESTION = "per_question.jsonl";
+
+  /** {@code metrics.json}: the figures of the model and the two reference predictors. */
+  @JsonPropertyOrder({"dataset", "predictions", "execution", "not_computed", "predictors"})
+  public record MetricsFile(
+      String dataset,
+      String predictions,
+      String execution,
+      @JsonProperty("not_computed") List<String> notComputed,
+      Map<String, Metrics> predictors) {}
+
+  /** What was evaluated and with what: {@code databases} null leaves execution out. */
+  public record Settings(String dataset, Map<String, Schema> schemas, Path databases, double timeoutSeconds, KieBase rules) {}
+
+  /** The figures and each question's result of the model. */
+  public record Outcome(MetricsFile metrics, List<QuestionResult> model) {}
+
+  private Evaluation() {}
+
+  /** Scores {@code predictions} (aligned with {@code records}), named {@code predictionsName} in the metrics. */
+  public static Outcome score(Settings settings, List<GoldRecord> records, List<String> predictions, String predictionsName) {
+    if (settings.databases() != null && !Files.isDirectory(settings.databases())) {
+      throw new InputException(settings.databases() + ": database folder not found");
+    }
+    boolean executed = settings.databases() != null;
+    Map<String, Metrics> metrics;
+    List<QuestionResult> model;
+    try (SqliteRunner runner = executed ? new SqliteRunner(settings.databases(), settings.timeoutSeconds()) : null) {
+      Evaluator evaluator = new Evaluator(
+          new QuestionScorer(new QuestionEngine(settings.rules()), settings.schemas(), runner, true), executed);
+      model = evaluator.score(records, predictions);
+      metrics = evaluator.compare(records, model);
+    }
+    List<String> notComputed = executed ? List.of()
+        : List.of("execution match and the reliability score RS(c): they need --db");
+    return new Outcome(new MetricsFile(settings.dataset(), predictionsName,
+        executed ? "timeout " + settings.timeoutSeconds() + " s per query" : "not run", notComputed, metrics), model);
+  }
+
+  /** Stages {@code DIR/metrics.json} and {@code DIR/per_question.jsonl} in {@code output}. */
+  public static void stage(AtomicOutput output, Path folder, Outcome outcome) {
+    try {
+      DatasetWriter.write(output.stage(folder.resolve(METRICS)), outcome.metrics());
+      try (BufferedWriter lines = Files.newBufferedWriter(output.stage(folder.resolve(PER_QUESTION)))) {
+        for (QuestionResult result : outcome.model()) {
+          lines.write(DatasetWriter.JSON.writeValueAsString(result));
+          lines.newLine();
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,43 @@
+package rolepolicy.run;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+import rolepolicy.engine.RuleBase;
+import rolepolicy.spider.InputException;
+
+/** SHA-256 digests: of a request's content (the answer cache's key), of a template, of the rule files. */
+public final class Digest {
+  private Digest() {}
+
+  public static String sha256(byte[] bytes) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  public static String sha256(String text) {
+    return sha256(text.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** The rule files' names and contents, in name order. */
+  public static String rules(Path rulesDir) {
+    StringBuilder all = new StringBuilder();
+    List<Path> files = RuleBase.ruleFiles(rulesDir).stream().sorted().toList();
+    for (Path file : files) {
+      try {
+        all.append(file.getFileName()).append('\0').append(Files.readString(file, StandardCharsets.UTF_8)).append('\0');
+      } catch (IOException e) {
+        throw new InputException(file + ": cannot read the rule file (" + InputException.reason(e) + ")", e);
+      }
+    }
+    return sha256(all.toString());
+  }
+}

@@ -1,0 +1,392 @@
+package rolepolicy.run;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import rolepolicy.Version;
+import rolepolicy.casebank.CaseBank;
+import rolepolicy.casebank.DraftSelection;
+import rolepolicy.casebank.Embedder;
+import rolepolicy.casebank.PromptWriter;
+import rolepolicy.engine.RuleBase;
+import rolepolicy.evaluate.Evaluation;
+import rolepolicy.evaluate.Evaluator;
+import rolepolicy.evaluate.GoldRecord;
+import rolepolicy.generate.AtomicOutput;
+import rolepolicy.generate.DatasetWriter;
+import rolepolicy.llm.ChatEndpoint;
+import rolepolicy.llm.EndpointException;
+import rolepolicy.llm.ModelAnswer;
+import rolepolicy.llm.PromptTemplate;
+import rolepolicy.spider.InputException;
+import rolepolicy.spider.JsonFiles;
+import rolepolicy.spider.Schema;
+import rolepolicy.spider.SchemaReader;
+
+/**
+ * A model's run on a generated split (docs/run.md): one prompt per question from the CaseBank
+ * prompt builder, each sent to a chat endpoint (answers cached in {@code answers.jsonl}), the
+ * answers read into predictions, and the predictions scored as {@code evaluate} scores them — all
+ * in one folder.
+ */
+public final class ModelRun {
+  public static final String PROMPTS = "prompts.jsonl";
+  public static final String PREDICTIONS = "predictions.txt";
+  public static final String RUN = "run.json";
+
+  /**
+   * What to run.
+   *
+   * @param databases SQLite folder for execution match, or null
+   * @param limit the first so many questions only, or null for all
+   * @param twoStage ask for a draft, choose the examples again by its skeleton, ask again
+   */
+  public record Settings(Path dataset, Path tables, Path bank, Path template, CaseBank.Policy policy, int k,
+      Path databases, double timeoutSeconds, Path rules, Path out, int parallel, Integer limit, boolean twoStage) {}
+
+  /** One question's prompt at one stage, as {@code prompts.jsonl} holds it; {@code key} names its answer. */
+  @JsonPropertyOrder({"id", "stage", "key", "db_id", "prompt", "examples", "retrieval"})
+  public record PromptEntry(String id, String stage, String key, @JsonProperty("db_id") String dbId, String prompt,
+      List<PromptWriter.Example> examples, String retrieval) {}
+
+  /** What a run did: the questions, requests sent and answers reused, failures, tokens, and the evaluation. */
+  public record Summary(int questions, int sent, int reused, int failed, Map<String, Integer> failures, int withoutSql,
+      long promptTokens, long completionTokens, Evaluation.Outcome outcome, Timing timing) {}
+
+  /** Where a run's time went, in seconds. */
+  public record Timing(double prompts, double requests, double evaluation, double writing) {
+    public double total() {
+      return prompts + requests + evaluation + writing;
+    }
+  }
+
+  /** {@code run.json}. */
+  @JsonInclude(JsonInclude.Include.ALWAYS)
+  @JsonPropertyOrder({"version", "model", "endpoint", "key_variable", "dataset", "questions", "limit", "tables", "db",
+      "bank", "template", "rules", "settings", "answers"})
+  record RunFile(String version, String model, String endpoint, @JsonProperty("key_variable") String keyVariable,
+      String dataset, int questions, Integer limit, String tables, String db, BankFile bank, Digested template,
+      Digested rules, Map<String, Object> settings, Map<String, Object> answers) {}
+
+  record BankFile(String path, String source, int cases, String model, CaseBank.Thresholds thresholds) {}
+
+  record Digested(String path, String sha256) {}
+
+  private final Settings settings;
+  private final ChatEndpoint endpoint;
+  private final PrintWriter progress;
+  private final List<JsonNode> records = new ArrayList<>();
+  private final Map<String, Schema> schemas;
+  private final PromptTemplate template;
+
+  /** Reads the split, the schemas and the template; {@code progress} gets what the run does (stderr). */
+  public ModelRun(Settings settings, ChatEndpoint endpoint, PrintWriter progress) {
+    this.settings = settings;
+    this.endpoint = endpoint;
+    this.progress = progress;
+    this.schemas = SchemaReader.read(settings.tables());
+    this.template = PromptTemplate.read(settings.template(), PromptWriter.PLACEHOLDERS);
+    JsonNode all = JsonFiles.readArray(settings.dataset(), "dataset records");
+    int n = settings.limit() == null ? all.size() : Math.min(settings.limit(), all.size());
+    for (int i = 0; i < n; i++) {
+      JsonNode r = all.get(i);
+      if (!schemas.containsKey(r.path("db_id").asText())) {
+        throw new InputException(settings.dataset() + ": record #" + (i + 1) + ": database '" + r.path("db_id").asText()
+            + "' is not in " + settings.tables());
+      }
+      records.add(r);
+    }
+    if (records.isEmpty()) {
+      throw new InputException(settings.dataset() + ": no questions to run");
+    }
+  }
+
+  /** The request key of a prompt: SHA-256 of the request body's content (model, temperature, messages). */
+  public String key(String prompt) {
+    try {
+      return Digest.sha256(DatasetWriter.JSON.writeValueAsBytes(endpoint.requestBody(List.of(ChatEndpoint.Message.user(prompt)))));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Prints each first-stage request as JSON, one a line, and the prompt tokens they would send; sends nothing. */
+  public void dryRun(PrintWriter out) {
+    TokenCount tokens = new TokenCount();
+    long total = 0;
+    int cached = 0;
+    try (CaseBank bank = CaseBank.open(settings.bank(), new Embedder()); AnswerLog log = AnswerLog.open(settings.out())) {
+      PromptWriter writer = new PromptWriter(bank, template, settings.policy(), settings.k());
+      for (JsonNode r : records) {
+        String prompt = writer.prompt(r, schemas.get(r.path("db_id").asText()), null).prompt();
+        total += tokens.count(prompt);
+        cached += log.answer(key(prompt)) != null ? 1 : 0;
+        out.println(DatasetWriter.JSON.writeValueAsString(endpoint.requestBody(List.of(ChatEndpoint.Message.user(prompt)))));
+      }
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+    out.printf(Locale.ROOT, "dry run: %d requests to %s, %,d prompt tokens (%s; the endpoint's own count may differ)%s%s%n",
+        records.size() - cached, endpoint.settings().describe(), total, TokenCount.ENCODING,
+        cached == 0 ? "" : String.format(Locale.ROOT, "; %d answers already in %s", cached, settings.out().resolve(AnswerLog.FILE)),
+        settings.twoStage() ? "; with --two-stage, up to as many second requests again, once the drafts are known" : "");
+  }
+
+  /** Runs every question, writes the run folder, and says what it did. */
+  public Summary run() {
+    long start = System.nanoTime();
+    List<GoldRecord> gold = Evaluator.readDataset(settings.dataset()).subList(0, records.size());
+    AtomicInteger sent = new AtomicInteger();
+    AtomicInteger reused = new AtomicInteger();
+    List<PromptEntry> prompts = new ArrayList<>();
+    List<AnswerLog.Entry> finals = new ArrayList<>();
+    double promptSeconds;
+    double requestSeconds;
+    try (CaseBank bank = CaseBank.open(settings.bank(), new Embedder()); AnswerLog log = AnswerLog.open(settings.out())) {
+      if (log.size() > 0 || log.unreadable() > 0) {
+        progress.printf(Locale.ROOT, "resuming %s: %d answers in %s are reused%s%n", settings.out(), log.size(), AnswerLog.FILE,
+            log.unreadable() == 0 ? "" : " (" + log.unreadable() + " line(s) cut short are asked again)");
+      }
+      PromptWriter writer = new PromptWriter(bank, template, settings.policy(), settings.k(),
+          settings.twoStage() ? new DraftSelection(bank, schemas) : null);
+      Asker asker = new Asker(log, sent, reused);
+      ExecutorService pool = Executors.newFixedThreadPool(settings.parallel());
+      List<PromptWriter.PromptLine> first = new ArrayList<>();
+      long asking;
+      try {
+        // the retrieval runs on the pool too: the embedder and the index searcher are thread-safe
+        List<Future<PromptWriter.PromptLine>> lines = new ArrayList<>();
+        for (JsonNode r : records) {
+          lines.add(pool.submit(() -> writer.prompt(r, schemas.get(r.path("db_id").asText()), null)));
+        }
+        for (Future<PromptWriter.PromptLine> line : lines) {
+          first.add(line.get());
+        }
+        promptSeconds = (System.nanoTime() - start) / 1e9;
+        asking = System.nanoTime();
+        List<Future<Question>> futures = new ArrayList<>();
+        AtomicInteger done = new AtomicInteger();
+        for (int i = 0; i < records.size(); i++) {
+          JsonNode r = records.get(i);
+          PromptWriter.PromptLine line = first.get(i);
+          futures.add(pool.submit(() -> {
+            Question q = ask(asker, writer, r, line);
+            synchronized (done) { // progress lines in order
+              int n = done.incrementAndGet();
+              if (n % 100 == 0 || n == records.size()) {
+                progress.printf(Locale.ROOT, "%d / %d questions%n", n, records.size());
+              }
+            }
+            return q;
+          }));
+        }
+        for (Future<Question> f : futures) {
+          Question q = f.get();
+          prompts.addAll(q.prompts());
+          finals.add(q.answer());
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new EndpointException("interrupted; the answers so far are kept in " + log.file());
+      } catch (ExecutionException e) {
+        throw e.getCause() instanceof RuntimeException re ? re : new IllegalStateException(e.getCause());
+      } finally {
+        pool.shutdownNow();
+      }
+      requestSeconds = (System.nanoTime() - asking) / 1e9;
+      int failed = (int) finals.stream().filter(AnswerLog.Entry::failed).count();
+      if (failed == finals.size()) {
+        AnswerLog.Entry firstFailure = finals.get(0);
+        throw new EndpointException("every request failed (" + failed + " of " + failed + " questions); the first: "
+            + firstFailure.error() + "; each failure is in " + log.file() + ", nothing else was written");
+      }
+    }
+    List<String> predictions = finals.stream().map(e -> e.failed() ? "" : e.prediction()).toList();
+    long evaluating = System.nanoTime();
+    Evaluation.Outcome outcome = Evaluation.score(
+        new Evaluation.Settings(datasetName(), schemas, settings.databases(), settings.timeoutSeconds(),
+            RuleBase.load(settings.rules())),
+        gold, predictions, settings.out().resolve(PREDICTIONS).toString());
+    double evaluationSeconds = (System.nanoTime() - evaluating) / 1e9;
+    long writing = System.nanoTime();
+    write(prompts, predictions, outcome, summary(finals, sent.get(), reused.get(), outcome, null));
+    Timing timing = new Timing(promptSeconds, requestSeconds, evaluationSeconds, (System.nanoTime() - writing) / 1e9);
+    return summary(finals, sent.get(), reused.get(), outcome, timing);
+  }
+
+  /** The dataset as the metrics name it: its path, and the number of questions when {@code --limit} cut it. */
+  private String datasetName() {
+    return settings.limit() == null ? settings.dataset().toString()
+        : settings.dataset() + " (first " + records.size() + " records)";
+  }
+
+  /** One question's prompts and its final answer. */
+  private record Question(List<PromptEntry> prompts, AnswerLog.Entry answer) {}
+
+  private Question ask(Asker asker, PromptWriter writer, JsonNode r, PromptWriter.PromptLine line) {
+    String id = r.path("id").asText();
+    String stage = settings.twoStage() ? "draft" : "answer";
+    String key = key(line.prompt());
+    List<PromptEntry> prompts = new ArrayList<>(List.of(entry(line, stage, key)));
+    AnswerLog.Entry answer = asker.ask(id, stage, line.prompt(), key);
+    if (!settings.twoStage() || answer.failed() || !"SQL".equals(answer.kind())) {
+      return new Question(prompts, answer); // no draft SQL: the first answer stands
+    }
+    PromptWriter.PromptLine second =
+        writer.prompt(r, schemas.get(r.path("db_id").asText()), ModelAnswer.read(answer.answer()).text());
+    String secondKey = key(second.prompt());
+    prompts.add(entry(second, "final", secondKey));
+    return new Question(prompts, asker.ask(id, "final", second.prompt(), secondKey));
+  }
+
+  private static PromptEntry entry(PromptWriter.PromptLine line, String stage, String key) {
+    return new PromptEntry(line.id(), stage, key, line.dbId(), line.prompt(), line.examples(), line.retrieval());
+  }
+
+  /** Sends a request unless its answer is logged, never the same request twice at once. */
+  private final class Asker {
+    final AnswerLog log;
+    final AtomicInteger sent;
+    final AtomicInteger reused;
+    final Map<String, CompletableFuture<AnswerLog.Entry>> inFlight = new ConcurrentHashMap<>();
+
+    Asker(AnswerLog log, AtomicInteger sent, AtomicInteger reused) {
+      this.log = log;
+      this.sent = sent;
+      this.reused = reused;
+    }
+
+    AnswerLog.Entry ask(String id, String stage, String prompt, String key) {
+      AnswerLog.Entry known = log.answer(key);
+      if (known != null) {
+        reused.incrementAndGet();
+        return known;
+      }
+      CompletableFuture<AnswerLog.Entry> mine = new CompletableFuture<>();
+      CompletableFuture<AnswerLog.Entry> running = inFlight.putIfAbsent(key, mine);
+      if (running != null) {
+        reused.incrementAndGet();
+        return running.join();
+      }
+      AnswerLog.Entry entry;
+      try {
+        ChatEndpoint.Completion c = endpoint.chat(List.of(ChatEndpoint.Message.user(prompt)));
+        ModelAnswer.Read read = ModelAnswer.read(c.text());
+        entry = new AnswerLog.Entry(key, id, stage, endpoint.settings().model(), c.text(), read.kind().name(),
+            read.prediction(), read.reason(), read.problem(), c.promptTokens(), c.completionTokens(), c.latencyMillis(),
+            c.retries(), null, null);
+      } catch (EndpointException e) {
+        entry = new AnswerLog.Entry(key, id, stage, endpoint.settings().model(), null, null, "", null, null, null, null,
+            null, e.retries(), e.getMessage(), e.status());
+      } catch (RuntimeException e) {
+        mine.completeExceptionally(e);
+        throw e;
+      }
+      sent.incrementAndGet();
+      log.append(entry);
+      mine.complete(entry);
+      inFlight.remove(key);
+      return entry;
+    }
+  }
+
+  private Summary summary(List<AnswerLog.Entry> finals, int sent, int reused, Evaluation.Outcome outcome, Timing timing) {
+    Map<String, Integer> failures = new TreeMap<>();
+    int withoutSql = 0;
+    long promptTokens = 0;
+    long completionTokens = 0;
+    for (AnswerLog.Entry e : finals) {
+      if (e.failed()) {
+        failures.merge(e.status() != null ? "HTTP " + e.status() : e.error().contains("time limit") ? "time-out"
+            : e.error().contains("not JSON") ? "not JSON" : "other", 1, Integer::sum);
+      } else {
+        withoutSql += e.kind().equals("NONE") ? 1 : 0;
+        promptTokens += e.promptTokens() == null ? 0 : e.promptTokens();
+        completionTokens += e.completionTokens() == null ? 0 : e.completionTokens();
+      }
+    }
+    int failed = failures.values().stream().mapToInt(Integer::intValue).sum();
+    return new Summary(finals.size(), sent, reused, failed, failures, withoutSql, promptTokens, completionTokens, outcome, timing);
+  }
+
+  private void write(List<PromptEntry> prompts, List<String> predictions, Evaluation.Outcome outcome, Summary summary) {
+    AtomicOutput output = new AtomicOutput();
+    Thread cleanUp = new Thread(output::close); // Ctrl-C while staging leaves no temporary file
+    Runtime.getRuntime().addShutdownHook(cleanUp);
+    try (output) {
+      Path out = settings.out();
+      try (BufferedWriter lines = Files.newBufferedWriter(output.stage(out.resolve(PROMPTS)), StandardCharsets.UTF_8)) {
+        for (PromptEntry p : prompts) {
+          lines.write(DatasetWriter.JSON.writeValueAsString(p));
+          lines.newLine();
+        }
+      }
+      try (BufferedWriter lines = Files.newBufferedWriter(output.stage(out.resolve(PREDICTIONS)), StandardCharsets.UTF_8)) {
+        for (String p : predictions) {
+          lines.write(p);
+          lines.newLine();
+        }
+      }
+      Evaluation.stage(output, out, outcome);
+      DatasetWriter.write(output.stage(out.resolve(RUN)), runFile(summary));
+      output.commit();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } finally {
+      try {
+        Runtime.getRuntime().removeShutdownHook(cleanUp);
+      } catch (IllegalStateException e) {
+        // shutting down: the hook runs
+      }
+    }
+  }
+
+  private RunFile runFile(Summary s) {
+    CaseBank.Meta meta;
+    try (CaseBank bank = CaseBank.open(settings.bank(), new Embedder())) {
+      meta = bank.meta();
+    }
+    Map<String, Object> runSettings = new java.util.LinkedHashMap<>();
+    runSettings.put("policy", settings.policy().name().toLowerCase(Locale.ROOT));
+    runSettings.put("k", settings.k());
+    runSettings.put("two_stage", settings.twoStage());
+    runSettings.put("temperature", ChatEndpoint.TEMPERATURE);
+    runSettings.put("request_timeout_s", endpoint.settings().timeoutSeconds());
+    runSettings.put("request_retries", endpoint.settings().retries());
+    runSettings.put("query_timeout_s", settings.timeoutSeconds());
+    Map<String, Object> answers = new java.util.LinkedHashMap<>();
+    answers.put("failed", s.failed());
+    answers.put("failures", s.failures());
+    answers.put("without_sql", s.withoutSql());
+    answers.put("prompt_tokens", s.promptTokens());
+    answers.put("completion_tokens", s.completionTokens());
+    String templateText = template.text();
+    return new RunFile(Version.TEXT, endpoint.settings().model(), endpoint.settings().baseUrl(), endpoint.settings().keyVariable(),
+        settings.dataset().toString(), records.size(), settings.limit(), settings.tables().toString(),
+        settings.databases() == null ? null : settings.databases().toString(),
+        new BankFile(settings.bank().toString(), meta.source(), meta.cases(), meta.model(), meta.thresholds()),
+        new Digested(settings.template().toString(), Digest.sha256(templateText)),
+        new Digested(settings.rules().toString(), Digest.rules(settings.rules())), runSettings, answers);
+  }
+}

@@ -1,0 +1,125 @@
+package rolepolicy.llm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ModelAnswerTest {
+  @Test
+  void authorsCleanRemovesFencesSemicolonsAndTripleQuotes() {
+    assertEquals("\nSELECT a FROM t\n", ModelAnswer.authorsClean("```sql\nSELECT a FROM t;\n```"));
+    assertEquals("SELECT a FROM t", ModelAnswer.authorsClean("\"\"\"SELECT a FROM t\"\"\""));
+  }
+
+  @Test
+  void authorsCleanPutsSelectInFrontWhenTheFirstTenCharactersLackIt() {
+    assertEquals("SELECT name FROM t", ModelAnswer.authorsClean("name FROM t"));
+    assertEquals("  select x", ModelAnswer.authorsClean("  select x"), "SELECT within the first ten characters, any case");
+    assertEquals("SELECT -- the answer\nSELECT x", ModelAnswer.authorsClean("-- the answer\nSELECT x"));
+  }
+
+  @Test
+  void extractTakesTheFirstFencedBlock() {
+    String answer = "Here it is:\n```sql\nSELECT count(*) FROM singer;\n```\nand an alternative:\n```sql\nSELECT 1\n```";
+    assertEquals("SELECT count(*) FROM singer", ModelAnswer.extract(answer));
+  }
+
+  @Test
+  void extractTakesTheTextFromItsFirstSelectOrWith() {
+    assertEquals("SELECT name FROM singer", ModelAnswer.extract("The query is: SELECT name FROM singer;"));
+    assertEquals("WITH t AS (SELECT 1) SELECT * FROM t", ModelAnswer.extract("WITH t AS (SELECT 1) SELECT * FROM t"));
+  }
+
+  @Test
+  void anAnswerWithoutSqlIsAnError() {
+    ModelAnswer.NoSqlException e = assertThrows(ModelAnswer.NoSqlException.class, () -> ModelAnswer.extract("I cannot answer that."));
+    assertTrue(e.getMessage().contains("no SQL") && e.getMessage().contains("I cannot answer that."), e.getMessage());
+    assertThrows(ModelAnswer.NoSqlException.class, () -> ModelAnswer.extract(""));
+  }
+
+  @Test
+  void extractSkipsProseAndCommentsThatHoldTheWordWith() {
+    assertEquals("SELECT a FROM t", ModelAnswer.extract("Sure, with pleasure: SELECT a FROM t"));
+    assertEquals("SELECT a FROM t WHERE b IS NULL",
+        ModelAnswer.extract("```sql\n-- rows with a null name\nSELECT a FROM t WHERE b IS NULL;\n```"));
+    assertEquals("WITH x AS (SELECT 1 AS v) SELECT v FROM x", ModelAnswer.extract("Use a CTE:\nWITH x AS (SELECT 1 AS v) SELECT v FROM x;"));
+  }
+
+  @Test
+  void extractDropsProseAfterTheStatement() {
+    assertEquals("SELECT a FROM t", ModelAnswer.extract("SELECT a FROM t;\n\nThis query selects every a."));
+    assertEquals("SELECT a FROM t WHERE b = 'x;y'", ModelAnswer.extract("SELECT a FROM t WHERE b = 'x;y'; -- done"));
+  }
+
+  @Test
+  void withoutASemicolonProseAfterTheQueryIsDropped() {
+    assertEquals("SELECT a FROM t", ModelAnswer.extract("SELECT a FROM t\n\nThis query selects every a."));
+    assertEquals("SELECT a FROM t", ModelAnswer.extract("SELECT a FROM t\nThis query selects every a."));
+    assertEquals("SELECT a\nFROM t\nWHERE b = 1", ModelAnswer.extract("SELECT a\nFROM t\nWHERE b = 1\nExplanation: it filters on b."));
+    assertEquals("SELECT a,\n  b\nFROM t", ModelAnswer.extract("SELECT a,\n  b\nFROM t\nNote that b may be null."));
+  }
+
+  @Test
+  void theWordSelectInProseIsNoQuery() {
+    assertEquals("SELECT name FROM singer", ModelAnswer.extract("To select the answer, run: SELECT name FROM singer"));
+    assertEquals("SELECT name FROM singer", ModelAnswer.extract("Select the names with:\nSELECT name FROM singer"));
+    assertEquals("select name from singer", ModelAnswer.extract("select name from singer"));
+  }
+
+  @Test
+  void refuseAloneWithAReasonOrAmidProseIsRefuse() {
+    for (String answer : List.of("REFUSE", "refuse", "REFUSE (Age is Hidden)", "REFUSE: Age is Hidden.",
+        "The question needs a Hidden column.\n\nREFUSE", "**REFUSE** - it needs singer.Age", "Answer: REFUSE",
+        "```\nREFUSE\n```")) {
+      ModelAnswer.Read read = ModelAnswer.read(answer);
+      assertEquals(ModelAnswer.Kind.REFUSE, read.kind(), answer);
+      assertEquals("REFUSE", read.prediction(), answer);
+    }
+    assertEquals("Age is Hidden", ModelAnswer.read("REFUSE: Age is Hidden.").reason());
+    assertEquals("Age is Hidden", ModelAnswer.read("REFUSE (Age is Hidden)").reason());
+  }
+
+  @Test
+  void sqlFirstIsSqlAndNeitherIsNone() {
+    ModelAnswer.Read read = ModelAnswer.read("```sql\nSELECT a\nFROM t;\n```\nI would refuse otherwise.");
+    assertEquals(ModelAnswer.Kind.SQL, read.kind());
+    assertEquals("SELECT a FROM t", read.prediction());
+    assertEquals(ModelAnswer.Kind.SQL, ModelAnswer.read("Refuse to pick: SELECT a FROM t").kind(), "'Refuse' in a sentence");
+    ModelAnswer.Read none = ModelAnswer.read("I do not know.");
+    assertEquals(ModelAnswer.Kind.NONE, none.kind());
+    assertEquals("", none.prediction());
+    assertTrue(none.problem().contains("no SQL"), none.problem());
+  }
+
+  @Test
+  void aPredictionIsOneLineWithoutCommentsThatWouldSwallowTheRest() {
+    ModelAnswer.Read read = ModelAnswer.read("```sql\nSELECT name -- the singer's name\nFROM singer\nWHERE a = 'x  -- y'\n```");
+    assertEquals("SELECT name FROM singer WHERE a = 'x  -- y'", read.prediction());
+    assertEquals("SELECT name ,  country FROM singer", ModelAnswer.read("SELECT name ,  country\n  FROM singer;").prediction(),
+        "spaces within a line are kept");
+    assertEquals("SELECT 'a b' FROM t", ModelAnswer.read("SELECT 'a\nb'\nFROM t").prediction());
+  }
+
+  @Test
+  void evaluateReadsRefuseWithAReasonAsRefuse() {
+    for (String p : List.of("REFUSE", " refuse ", "REFUSE (Hidden column)", "REFUSE: the age is Hidden", "REFUSE - x")) {
+      assertTrue(ModelAnswer.isRefusal(p), p);
+    }
+    for (String p : List.of("REFUSED", "REFUSE_X", "SELECT 'REFUSE'", "", "REFUSES")) {
+      assertFalse(ModelAnswer.isRefusal(p), p);
+    }
+  }
+
+  @Test
+  void noAmbiguityIsTheAnswerAloneNotAQuestionThatMentionsIt() {
+    assertTrue(ModelAnswer.isMarker("NO AMBIGUITY", "NO AMBIGUITY"));
+    assertTrue(ModelAnswer.isMarker("  **No ambiguity.**\n", "NO AMBIGUITY"));
+    String question = "Which year do you mean?\nA. 2014\nB. 2015\nC. Both\nD. Other (pick D if you see no ambiguity)";
+    assertFalse(ModelAnswer.isMarker(question, "NO AMBIGUITY"));
+    assertFalse(ModelAnswer.isMarker("NO AMBIGUITY in the tables, but which year?\nA. 2014", "NO AMBIGUITY"));
+  }
+}

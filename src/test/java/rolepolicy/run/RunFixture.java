@@ -1,0 +1,102 @@
+package rolepolicy.run;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import rolepolicy.TestData;
+import rolepolicy.casebank.CaseBank;
+import rolepolicy.casebank.CaseReader;
+import rolepolicy.casebank.Embedder;
+import rolepolicy.cli.Main;
+import rolepolicy.generate.DatasetWriter;
+import rolepolicy.generate.SpiderRun;
+
+/**
+ * A small split of Spider dev questions and a small CaseBank of Spider train records, in a folder, for
+ * tests of {@code run} (and {@code interact}'s round 0), and the answers a good model would give.
+ */
+public final class RunFixture {
+  /** The questions: the first of the generated dev split. */
+  public static final int QUESTIONS = 12;
+  /** The bank's cases: the first of the generated train split. */
+  public static final int CASES = 300;
+
+  public final Path dir;
+  public final Path dataset;
+  public final Path bank;
+  public final JsonNode records;
+
+  public RunFixture(Path dir) throws IOException {
+    this.dir = dir;
+    JsonNode dev = SpiderRun.records("dev", "dev.json");
+    ArrayNode questions = DatasetWriter.JSON.createArrayNode();
+    ArrayNode cases = DatasetWriter.JSON.createArrayNode();
+    for (int i = 0; i < QUESTIONS; i++) {
+      questions.add(dev.get(i));
+    }
+    JsonNode train = SpiderRun.records("train", "train_spider.json");
+    for (int i = 0; i < CASES; i++) {
+      cases.add(train.get(i));
+    }
+    this.records = questions;
+    this.dataset = dir.resolve("dev-" + QUESTIONS + ".json");
+    DatasetWriter.JSON.writeValue(dataset.toFile(), questions);
+    Path casesFile = dir.resolve("cases.json");
+    DatasetWriter.JSON.writeValue(casesFile.toFile(), cases);
+    this.bank = dir.resolve("bank");
+    CaseBank.build(CaseReader.read(casesFile, TestData.schemas()), casesFile.toString(), bank, new Embedder(),
+        new CaseBank.Thresholds(0.6, 0.3)).close();
+  }
+
+  /** The question a prompt asks: the text after its last "Question: ". */
+  public static String questionOf(String prompt) {
+    int at = prompt.lastIndexOf("\nQuestion: ");
+    return prompt.substring(at + "\nQuestion: ".length(), prompt.indexOf('\n', at + 1));
+  }
+
+  /** A good model's answers by question: the gold SQL in a code block amid prose, or REFUSE with a reason. */
+  public Map<String, String> goodAnswers() {
+    Map<String, String> answers = new LinkedHashMap<>();
+    for (JsonNode r : records) {
+      JsonNode label = r.path("gold_label");
+      answers.put(r.path("question").asText(), label.path("type").asText().equals("REFUSE")
+          ? "REFUSE (" + label.path("reason").asText("a column is not allowed") + ")"
+          : "Here is the query:\n```sql\n" + label.path("sql").asText() + ";\n```\nIt lists what was asked.");
+    }
+    return answers;
+  }
+
+  public List<String> ids() {
+    List<String> ids = new ArrayList<>();
+    records.forEach(r -> ids.add(r.path("id").asText()));
+    return ids;
+  }
+
+  /** The command line's outcome. */
+  public record Result(int code, String out, String err) {}
+
+  public static Result main(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = Main.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
+    return new Result(code, out.toString(), err.toString());
+  }
+
+  /** {@code run}'s arguments against an endpoint, into a folder, then any others. */
+  public List<String> runArgs(String baseUrl, Path out, String... extra) {
+    List<String> args = new ArrayList<>(List.of("run", "--llm-url", baseUrl, "--llm-model", "test-model",
+        "--llm-key-env", "ROLEPOLICY_TEST_NO_KEY", "--dataset", dataset.toString(),
+        "--tables", TestData.spiderDir().resolve("tables.json").toString(), "--bank", bank.toString(),
+        "--db", TestData.spiderDir().resolve("database").toString(), "--out", out.toString()));
+    args.addAll(List.of(extra));
+    return args;
+  }
+}
