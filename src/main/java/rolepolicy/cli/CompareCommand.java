@@ -27,7 +27,7 @@ import rolepolicy.generate.DatasetWriter;
     name = "compare",
     mixinStandardHelpOptions = true,
     sortOptions = false,
-    description = "Compare runs over the same questions: metrics with 95 % bootstrap intervals, paired tests,"
+    description = "Compare runs over the same questions: metrics with 95 %% bootstrap intervals, paired tests,"
         + " breakdowns; writes compare.html and compare.json.")
 public final class CompareCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
