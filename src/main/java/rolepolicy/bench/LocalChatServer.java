@@ -22,11 +22,22 @@ import java.util.function.Function;
 public final class LocalChatServer implements AutoCloseable {
   /**
    * What the server does with one request: a status, the answer's text (or a raw body sent as it
-   * is), a delay before answering, and extra headers.
+   * is), a delay before answering, extra headers, and the answer's token log-probabilities (sent as
+   * {@code choices[0].logprobs.content} when the request asks for them; null: none are sent).
    */
-  public record Reply(int status, String content, long delayMillis, String rawBody, Map<String, String> headers) {
+  public record Reply(int status, String content, long delayMillis, String rawBody, Map<String, String> headers,
+      List<Double> logprobs) {
     public Reply(int status, String content, long delayMillis) {
-      this(status, content, delayMillis, null, Map.of());
+      this(status, content, delayMillis, null, Map.of(), null);
+    }
+
+    public Reply(int status, String content, long delayMillis, String rawBody, Map<String, String> headers) {
+      this(status, content, delayMillis, rawBody, headers, null);
+    }
+
+    /** A text with its tokens' log-probabilities. */
+    public static Reply withLogprobs(String content, List<Double> logprobs) {
+      return new Reply(200, content, 0, null, Map.of(), logprobs);
     }
 
     public static Reply text(String content) {
@@ -125,6 +136,14 @@ public final class LocalChatServer implements AutoCloseable {
         ObjectNode choice = response.putArray("choices").addObject();
         choice.put("index", 0).put("finish_reason", "stop");
         choice.putObject("message").put("role", "assistant").put("content", reply.content());
+        if (reply.logprobs() != null && body.path("logprobs").asBoolean(false)) {
+          com.fasterxml.jackson.databind.node.ArrayNode tokens = choice.putObject("logprobs").putArray("content");
+          for (int i = 0; i < reply.logprobs().size(); i++) {
+            tokens.addObject().put("token", "t" + i).put("logprob", reply.logprobs().get(i));
+          }
+        } else {
+          choice.putNull("logprobs");
+        }
         int promptTokens = words(request.body().path("messages").toString());
         int completionTokens = words(reply.content());
         response.putObject("usage").put("prompt_tokens", promptTokens).put("completion_tokens", completionTokens)

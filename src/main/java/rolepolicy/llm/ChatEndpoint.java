@@ -62,9 +62,15 @@ public final class ChatEndpoint {
 
   /**
    * One answer: its text, the token counts the endpoint reported (null when it reported none),
-   * the time from the first try to the answer, and the retries it took.
+   * the time from the first try to the answer, the retries it took, and its perplexity (null when
+   * no log-probabilities were asked for or the endpoint gave none).
    */
-  public record Completion(String text, Integer promptTokens, Integer completionTokens, long latencyMillis, int retries) {}
+  public record Completion(String text, Integer promptTokens, Integer completionTokens, long latencyMillis, int retries,
+      Double perplexity) {
+    public Completion(String text, Integer promptTokens, Integer completionTokens, long latencyMillis, int retries) {
+      this(text, promptTokens, completionTokens, latencyMillis, retries, null);
+    }
+  }
 
   /** The temperature of every request: answers as repeatable as the endpoint allows. */
   public static final double TEMPERATURE = 0.0;
@@ -76,8 +82,18 @@ public final class ChatEndpoint {
   private final String key;
   private final URI uri;
   private final HttpClient client;
+  private final boolean logprobs;
 
   public ChatEndpoint(Settings settings, Map<String, String> environment) {
+    this(settings, environment, false);
+  }
+
+  /**
+   * {@code logprobs}: each request asks for the answer's token log-probabilities ({@code "logprobs":
+   * true}), from which each answer's perplexity is computed; an endpoint that gives none is no error.
+   */
+  public ChatEndpoint(Settings settings, Map<String, String> environment, boolean logprobs) {
+    this.logprobs = logprobs;
     if (settings.baseUrl() == null || settings.baseUrl().isBlank()) {
       throw new InputException("no endpoint: give the base URL of an OpenAI-compatible chat endpoint");
     }
@@ -118,11 +134,24 @@ public final class ChatEndpoint {
     return chat(List.of(Message.user(userMessage))).text();
   }
 
-  /** The request body of a conversation, as sent: model, temperature, messages. */
+  /** Whether each request asks for the answer's token log-probabilities. */
+  public boolean asksLogprobs() {
+    return logprobs;
+  }
+
+  /** The model's answer to one user message, with its usage and perplexity. */
+  public Completion completion(String userMessage) {
+    return chat(List.of(Message.user(userMessage)));
+  }
+
+  /** The request body of a conversation, as sent: model, temperature, messages (and {@code logprobs} when asked). */
   public ObjectNode requestBody(List<Message> messages) {
     ObjectNode body = JSON.createObjectNode();
     body.put("model", settings.model());
     body.put("temperature", TEMPERATURE);
+    if (logprobs) {
+      body.put("logprobs", true);
+    }
     ArrayNode list = body.putArray("messages");
     messages.forEach(m -> list.addObject().put("role", m.role()).put("content", m.content()));
     return body;
@@ -228,7 +257,28 @@ public final class ChatEndpoint {
     }
     JsonNode usage = json.path("usage");
     return new Completion(content.asText(), count(usage, "prompt_tokens"), count(usage, "completion_tokens"),
-        latencyMillis, retries);
+        latencyMillis, retries, perplexity(json.path("choices").path(0).path("logprobs").path("content")));
+  }
+
+  /**
+   * The perplexity of an answer from its tokens' log-probabilities ({@code
+   * choices[0].logprobs.content[].logprob}): exp(−mean log-probability), as the recorded runs'
+   * {@code perplexity} (their {@code pscore}); null when the answer has none (not asked for, or the
+   * endpoint gives none) or one is not a finite number.
+   */
+  static Double perplexity(JsonNode tokens) {
+    if (tokens == null || !tokens.isArray() || tokens.isEmpty()) {
+      return null;
+    }
+    double sum = 0;
+    for (JsonNode t : tokens) {
+      JsonNode lp = t.get("logprob");
+      if (lp == null || !lp.isNumber() || !Double.isFinite(lp.asDouble())) {
+        return null;
+      }
+      sum += lp.asDouble();
+    }
+    return Math.exp(-sum / tokens.size());
   }
 
   private static Integer count(JsonNode usage, String field) {

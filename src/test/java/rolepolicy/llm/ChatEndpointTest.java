@@ -160,4 +160,31 @@ class ChatEndpointTest {
     assertEquals("A=x, G=$y, again x; $1 \\ kept",
         PromptTemplate.read(file, Set.of("attribute", "gold")).render(Map.of("attribute", "x", "gold", "$y")));
   }
+
+  @Test
+  void logProbabilitiesAreAskedForOnlyWhenSetAndGiveThePerplexity() throws Exception {
+    java.util.List<Double> logprobs = java.util.List.of(-0.1, -0.2, 0.0, -0.5);
+    try (LocalChatServer server = new LocalChatServer(r -> Reply.withLogprobs("SELECT 1", logprobs))) {
+      ChatEndpoint asking = new ChatEndpoint(new ChatEndpoint.Settings(server.baseUrl(), "m", "UNSET", 5, 0), Map.of(), true);
+      ChatEndpoint.Completion c = asking.completion("x");
+      assertTrue(server.requests().get(0).body().get("logprobs").asBoolean());
+      assertEquals(Math.exp(0.8 / 4), c.perplexity(), 1e-12, "exp(-mean log-probability)");
+      ChatEndpoint.Completion plain = endpoint(server, 5, 0).completion("x");
+      assertTrue(server.requests().get(1).body().get("logprobs") == null, "not asked: the body is as before");
+      assertEquals(null, plain.perplexity());
+    }
+  }
+
+  @Test
+  void anEndpointThatGivesNoLogProbabilitiesIsNoError() throws Exception {
+    try (LocalChatServer server = new LocalChatServer(r -> Reply.text("SELECT 1"))) {
+      ChatEndpoint asking = new ChatEndpoint(new ChatEndpoint.Settings(server.baseUrl(), "m", "UNSET", 5, 0), Map.of(), true);
+      ChatEndpoint.Completion c = asking.completion("x");
+      assertEquals("SELECT 1", c.text());
+      assertEquals(null, c.perplexity());
+    }
+    assertEquals(null, ChatEndpoint.perplexity(new com.fasterxml.jackson.databind.ObjectMapper().readTree("[]")));
+    assertEquals(null, ChatEndpoint.perplexity(new com.fasterxml.jackson.databind.ObjectMapper()
+        .readTree("[{\"logprob\": -0.1}, {\"logprob\": null}]")), "a token without a number: no perplexity");
+  }
 }
