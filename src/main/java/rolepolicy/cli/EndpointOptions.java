@@ -27,6 +27,11 @@ class EndpointOptions {
   }
 
   ChatEndpoint endpoint(Map<String, String> environment) {
-    return new ChatEndpoint(new ChatEndpoint.Settings(url, model, keyVariable, timeout, retries), environment);
+    return endpoint(environment, false);
+  }
+
+  /** {@code logprobs}: each request asks for the answer's token log-probabilities. */
+  ChatEndpoint endpoint(Map<String, String> environment, boolean logprobs) {
+    return new ChatEndpoint(new ChatEndpoint.Settings(url, model, keyVariable, timeout, retries), environment, logprobs);
   }
 }

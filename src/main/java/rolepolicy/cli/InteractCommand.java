@@ -1,5 +1,6 @@
 package rolepolicy.cli;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.io.IOException;
@@ -45,6 +46,8 @@ import rolepolicy.interact.ReplaySource;
 import rolepolicy.interact.ResultComparison;
 import rolepolicy.interact.RoundFigures;
 import rolepolicy.interact.SqlSource;
+import rolepolicy.interact.UserStudy;
+import rolepolicy.bench.StandInModel;
 import rolepolicy.casebank.CaseBank;
 import rolepolicy.casebank.Embedder;
 import rolepolicy.casebank.PromptWriter;
@@ -105,6 +108,30 @@ public final class InteractCommand implements Callable<Integer> {
   @Option(names = "-k", paramLabel = "N", defaultValue = "3", description = "Examples in round 0's prompt (default: ${DEFAULT-VALUE}).")
   int k;
 
+  @Option(names = "--method", paramLabel = "METHOD", defaultValue = "questions",
+      description = "With --model: questions (a clarification question after a wrong round) or baseline (no question: "
+          + "the next round's prompt shows the wrong SQL and asks again) (default: ${DEFAULT-VALUE}).")
+  String method;
+
+  @Option(names = "--shots", paramLabel = "N", defaultValue = "0",
+      description = "With --model: user-study examples shown in the prompts, chosen by question similarity: 0, 1, 3 or 5 "
+          + "(default: ${DEFAULT-VALUE}).")
+  int shots;
+
+  @Option(names = "--user-study", paramLabel = "FILE", defaultValue = "../shared/sphinteract/user_study.json",
+      description = "With --shots: the user study the examples come from (default: ${DEFAULT-VALUE}).")
+  Path userStudy;
+
+  @Option(names = "--no-logprobs",
+      description = "With --model: do not ask the endpoint for token log-probabilities (for one that refuses the field); "
+          + "no perplexity is logged.")
+  boolean noLogprobs;
+
+  @Option(names = "--stand-in", paramLabel = "LOG",
+      description = "With --model and no --llm-url: a stand-in model on 127.0.0.1 answers from a recorded run's SQL "
+          + "(rolepolicy.bench.StandInModel), to try the methods without a real endpoint.")
+  Path standIn;
+
   @ArgGroup(exclusive = false, heading = "Model endpoint (--model, and the model user):%n")
   EndpointOptions llm = new EndpointOptions();
 
@@ -135,10 +162,13 @@ public final class InteractCommand implements Callable<Integer> {
   Path out;
 
   /** {@code summary.json}. */
-  @JsonPropertyOrder({"questions", "source", "comparison", "rounds", "early_stop", "played", "skipped", "recorded_agreement", "by_round"})
+  @JsonPropertyOrder({"questions", "source", "method", "shots", "comparison", "rounds", "early_stop", "played", "skipped",
+      "recorded_agreement", "by_round"})
   record SummaryFile(
       String questions,
       String source,
+      @JsonInclude(JsonInclude.Include.NON_NULL) String method,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Integer shots,
       String comparison,
       int rounds,
       @JsonProperty("early_stop") boolean earlyStop,
@@ -160,6 +190,23 @@ public final class InteractCommand implements Callable<Integer> {
       case "strict" -> ResultComparison.STRICT;
       default -> throw new ParameterException(spec.commandLine(), "--comparison must be authors or strict, not '" + comparison + "'");
     };
+    ModelSource.Method modelMethod = switch (method) {
+      case "questions" -> ModelSource.Method.QUESTIONS;
+      case "baseline" -> ModelSource.Method.BASELINE;
+      default -> throw new ParameterException(spec.commandLine(), "--method must be questions or baseline, not '" + method + "'");
+    };
+    if (!List.of(0, 1, 3, 5).contains(shots)) {
+      throw new ParameterException(spec.commandLine(), "--shots must be 0, 1, 3 or 5, not " + shots);
+    }
+    var parsed = spec.commandLine().getParseResult();
+    for (String modelOnly : List.of("--method", "--shots", "--user-study", "--no-logprobs", "--stand-in")) {
+      if (parsed.hasMatchedOption(modelOnly) && !source.model) {
+        throw new ParameterException(spec.commandLine(), modelOnly + " goes with --model");
+      }
+    }
+    if (standIn != null && llm.given()) {
+      throw new ParameterException(spec.commandLine(), "--stand-in is the model: give it without --llm-url and --llm-model");
+    }
     if (!Files.isDirectory(databases)) {
       throw new InputException(databases + ": database folder not found");
     }
@@ -173,7 +220,7 @@ public final class InteractCommand implements Callable<Integer> {
         }
       }
     }
-    if ((source.model || source.replay == null && !policy) && !llm.given()) {
+    if ((source.model || source.replay == null && !policy) && !llm.given() && standIn == null) {
       throw new ParameterException(spec.commandLine(), policy ? "--model needs --llm-url and --llm-model"
           : "a question list needs --replay LOG or --model with --llm-url and --llm-model");
     }
@@ -183,21 +230,31 @@ public final class InteractCommand implements Callable<Integer> {
     if (source.predictions != null && !policy) {
       throw new ParameterException(spec.commandLine(), "--pred gives round 0 of a policy dataset; " + questionsFile + " has no gold labels");
     }
-    ChatEndpoint endpoint = llm.given() ? llm.endpoint(System.getenv()) : null;
+    ModelSource.Templates templates = source.model ? ModelSource.Templates.read(prompts, modelMethod, shots > 0) : null;
+    StandInModel standInModel = standIn == null ? null : new StandInModel(standIn, new StandInModel.Templates(
+        templates.generate(), templates.baseline(), templates.repair(), templates.ask(),
+        PromptTemplate.read(prompts.resolve("interact-answer.txt"), ModelUser.PLACEHOLDERS)));
+    if (standInModel != null) {
+      llm.url = standInModel.baseUrl();
+      llm.model = "stand-in (" + standIn + ")";
+    }
+    ChatEndpoint endpoint = llm.given() ? llm.endpoint(System.getenv(), source.model && !noLogprobs) : null;
     QuestionEngine engine = policy || source.model ? new QuestionEngine(RuleBase.load(rules)) : null;
     ModelUser modelUser = endpoint == null ? null : new ModelUser(endpoint, prompts.resolve("interact-answer.txt"));
     PrintWriter w = spec.commandLine().getOut();
-    CaseBank cases = source.model && policy && fromRun == null ? CaseBank.open(bank, new Embedder()) : null;
-    try (cases; SqliteRunner runner = new SqliteRunner(databases, timeout)) {
+    Embedder embedder = source.model && (policy && fromRun == null || shots > 0) ? new Embedder() : null;
+    CaseBank cases = source.model && policy && fromRun == null ? CaseBank.open(bank, embedder) : null;
+    ModelSource.Shots examples = shots == 0 ? ModelSource.Shots.NONE
+        : new ModelSource.Shots(UserStudy.read(userStudy, embedder::embed), shots);
+    try (standInModel; cases; SqliteRunner runner = new SqliteRunner(databases, timeout)) {
       ReplaySource replay = source.replay == null ? null : ReplaySource.read(source.replay, questions);
       SqlSource sqlSource;
       if (replay != null) {
         sqlSource = replay;
       } else if (source.model) {
-        ModelSource.Templates templates = ModelSource.Templates.read(prompts);
         sqlSource = new ModelSource(endpoint, templates, db -> schemaText(runner, db),
             q -> q.policy() == null ? null : PromptWriter.schemaText(schemas.get(q.dbId()), q.policy().record().policies()),
-            policy ? roundZero(endpoint, cases, schemas, questions) : null);
+            policy ? roundZero(endpoint, cases, schemas, questions) : null, modelMethod, examples);
       } else if (source.predictions != null) {
         List<GoldRecord> golds = questions.stream().map(q -> q.policy().record()).toList();
         sqlSource = new PredictionSource(source.predictions, PredictionReader.read(source.predictions, golds));
@@ -206,7 +263,9 @@ public final class InteractCommand implements Callable<Integer> {
       }
       InteractLoop loop = new InteractLoop(new InteractLoop.Settings(rounds, earlyStop, mode), sqlSource, runner,
           policy ? new PolicyClarifier(engine, schemas) : null, modelUser);
-      String settings = String.join(" | ", questionsFile.toString(), "db " + databases, sqlSource.describe(), mode.name(),
+      // a stand-in's port changes from run to run: it is named without it, so a stopped run resumes
+      String sourceName = standInModel == null ? sqlSource.describe() : sqlSource.describe().replace(" at " + llm.url, "");
+      String settings = String.join(" | ", questionsFile.toString(), "db " + databases, sourceName, mode.name(),
           "rounds " + rounds, earlyStop ? "early stop" : "no early stop", "rules " + rules, "tables " + tables,
           "prompts " + prompts, String.format(Locale.ROOT, "timeout %s s", timeout));
       InteractRun run = new InteractRun(loop, replay, out, settings, parallel);
@@ -234,7 +293,7 @@ public final class InteractCommand implements Callable<Integer> {
           };
         }
         List<RoundFigures> figures = RoundFigures.of(logs, rounds, replay != null, policyMetrics);
-        SummaryFile summary = summary(logs, figures, sqlSource.describe(), mode, replay != null);
+        SummaryFile summary = summary(logs, figures, sourceName, mode, replay != null);
         write(logs, summary, settings);
         run.finish();
         print(w, summary, policy);
@@ -270,7 +329,8 @@ public final class InteractCommand implements Callable<Integer> {
       agreement = new Agreement(agree, differ);
     }
     int played = (int) logs.stream().filter(l -> l.skipped() == null).count();
-    return new SummaryFile(questionsFile.toString(), sourceName, mode.name().toLowerCase(Locale.ROOT), rounds, earlyStop,
+    return new SummaryFile(questionsFile.toString(), sourceName, source.model ? method : null, source.model ? shots : null,
+        mode.name().toLowerCase(Locale.ROOT), rounds, earlyStop,
         played, skipped, agreement, figures);
   }
 

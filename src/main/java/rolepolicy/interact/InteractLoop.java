@@ -62,13 +62,13 @@ public final class InteractLoop {
     }
     Play play = new Play(q, gold);
     play.run();
-    return new QuestionLog(q.index(), q.id(), q.dbId(), q.question(), q.goldSql(), play.sqlLog, play.cqLog,
+    return new QuestionLog(q.index(), q.id(), q.dbId(), q.question(), q.goldSql(), source.examples(q), play.sqlLog, play.cqLog,
         play.feedbackLog, play.success == null ? QuestionLog.FAILED : play.success, null, play.decision(),
         play.rounds, null);
   }
 
   private QuestionLog skipped(InteractQuestion q, String why) {
-    return new QuestionLog(q.index(), q.id(), q.dbId(), q.question(), q.goldSql(), List.of(), List.of(), List.of(),
+    return new QuestionLog(q.index(), q.id(), q.dbId(), q.question(), q.goldSql(), null, List.of(), List.of(), List.of(),
         QuestionLog.FAILED, null, null, List.of(), why);
   }
 
@@ -86,6 +86,8 @@ public final class InteractLoop {
     String nextKind = "generate";
     /** Rewrites applied since the source last wrote SQL, as the rewrite rules count them. */
     int policySteps;
+    /** The perplexity of the text being checked, when a model wrote it. */
+    Double perplexity;
 
     Play(InteractQuestion q, Execution gold) {
       this.q = q;
@@ -93,7 +95,7 @@ public final class InteractLoop {
     }
 
     void run() {
-      String text = source.generate(q, c);
+      String text = take(source.generate(q, c));
       String kind = "generate";
       boolean lastRound = false;
       while (text != null) {
@@ -102,7 +104,7 @@ public final class InteractLoop {
           policySteps = 0; // new SQL from the source: the rules count its rewrites afresh
         }
         if (q.policy() != null && refuses(text, kind)) {
-          sqlLog.add(new SqlEntry(sqlLog.size(), round, kind, REFUSE, q.policy().refuse() ? "match" : "mismatch"));
+          sqlLog.add(new SqlEntry(sqlLog.size(), round, kind, REFUSE, q.policy().refuse() ? "match" : "mismatch", perplexity));
           refuse(round);
           return;
         }
@@ -111,7 +113,7 @@ public final class InteractLoop {
           sql = kind.equals("clarified") || (q.policy() != null && !source.modelAnswers()) ? text.strip()
               : source.modelAnswers() ? ModelAnswer.extract(text) : ModelAnswer.authorsClean(text);
         } catch (ModelAnswer.NoSqlException e) {
-          sqlLog.add(new SqlEntry(sqlLog.size(), round, kind, text, "no SQL: " + e.getMessage()));
+          sqlLog.add(new SqlEntry(sqlLog.size(), round, kind, text, "no SQL: " + e.getMessage(), perplexity));
           sql = null;
         }
         if (sql != null) {
@@ -122,7 +124,7 @@ public final class InteractLoop {
             if (check.analysis() == null) {
               refused = "not analysable, so not compliant: " + check.problem();
             } else if (check.question() != null) {
-              sqlLog.add(new SqlEntry(sqlLog.size(), round, kind, sql, "violates: " + describe(check)));
+              sqlLog.add(new SqlEntry(sqlLog.size(), round, kind, sql, "violates: " + describe(check), perplexity));
               rounds.add(new RoundState(round, sql, false));
               if (round >= settings.rounds()) {
                 return;
@@ -133,13 +135,13 @@ public final class InteractLoop {
             }
           }
           if (refused != null) {
-            sqlLog.add(new SqlEntry(sqlLog.size(), round, kind, sql, refused));
+            sqlLog.add(new SqlEntry(sqlLog.size(), round, kind, sql, refused, perplexity));
             rounds.add(new RoundState(round, sql, false));
           } else {
             Execution run = execute(q.dbId(), sql);
             if (run.status() != Execution.Status.OK && !kind.equals("fix")) {
-              sqlLog.add(new SqlEntry(sqlLog.size(), round, kind, sql, "error: " + run.message()));
-              String repair = source.repair(q, c, sql, run.message());
+              sqlLog.add(new SqlEntry(sqlLog.size(), round, kind, sql, "error: " + run.message(), perplexity));
+              String repair = take(source.repair(q, c, sql, run.message()));
               if (repair != null) {
                 text = repair; // one repair, checked like any SQL of the round
                 kind = "fix";
@@ -157,22 +159,30 @@ public final class InteractLoop {
         if (round >= settings.rounds() || lastRound) {
           return;
         }
-        String question = source.ask(q, c);
-        if (question != null) {
+        SqlSource.Generation asked = source.ask(q, c);
+        if (asked != null) {
+          String question = asked.text();
           boolean noAmbiguity = question.equals(SqlSource.NO_AMBIGUITY);
-          cqLog.add(new CqEntry(cqLog.size(), round, "model", question, null, null));
+          cqLog.add(new CqEntry(cqLog.size(), round, "model", question, null, null, asked.perplexity()));
           if (noAmbiguity && settings.earlyStop()) {
             lastRound = true;
           } else if (!noAmbiguity) {
-            String answer = modelUser == null ? "(no user answers: no model endpoint)" : modelUser.answer(q, question);
-            feedbackLog.add(new FeedbackEntry(feedbackLog.size(), round, "model user", answer, null));
-            c.exchanges().add(new Conversation.Exchange(question, answer));
+            SqlSource.Generation answer = modelUser == null
+                ? new SqlSource.Generation("(no user answers: no model endpoint)", null) : modelUser.answer(q, question);
+            feedbackLog.add(new FeedbackEntry(feedbackLog.size(), round, "model user", answer.text(), null, answer.perplexity()));
+            c.exchanges().add(new Conversation.Exchange(question, answer.text()));
           }
         }
         c.nextRound();
-        text = source.generate(q, c);
+        text = take(source.generate(q, c));
         kind = "generate";
       }
+    }
+
+    /** The text of a source's generation, keeping its perplexity for the log; null stays null. */
+    String take(SqlSource.Generation g) {
+      perplexity = g == null ? null : g.perplexity();
+      return g == null ? null : g.text();
     }
 
     /** Whether the text is REFUSE: a model's answer as the answer reader reads it, a prediction as evaluate does. */
@@ -186,7 +196,8 @@ public final class InteractLoop {
       boolean matched = run.status() == Execution.Status.OK && gold != null
           && settings.comparison().matches(gold, run, q.goldSql());
       sqlLog.add(new SqlEntry(sqlLog.size(), round, kind, sql,
-          run.status() != Execution.Status.OK ? "error: " + run.message() : matched ? "match" : "mismatch"));
+          run.status() != Execution.Status.OK ? "error: " + run.message() : matched ? "match" : "mismatch",
+          kind.equals("clarified") ? null : perplexity));
       rounds.add(new RoundState(round, sql, matched));
       return matched;
     }
@@ -194,9 +205,9 @@ public final class InteractLoop {
     /** Asks the rules' clarification; returns the next SQL text, or null when the answer ends the question. */
     String clarify(PolicyClarifier.Check check, String sql, int round) {
       List<Option> options = check.options().stream().map(o -> new Option(o.code(), o.text(), o.rule())).toList();
-      cqLog.add(new CqEntry(cqLog.size(), round, "rules", check.question().text(), options, check.question().rule()));
+      cqLog.add(new CqEntry(cqLog.size(), round, "rules", check.question().text(), options, check.question().rule(), null));
       ClarificationOption chosen = PolicyUser.choose(q.policy(), check.options(), policySteps);
-      feedbackLog.add(new FeedbackEntry(feedbackLog.size(), round, "policy user", chosen.text(), chosen.code()));
+      feedbackLog.add(new FeedbackEntry(feedbackLog.size(), round, "policy user", chosen.text(), chosen.code(), null));
       c.exchanges().add(new Conversation.Exchange(check.question().text(), chosen.text()));
       c.nextRound();
       if (chosen.code().equals(REFUSE)) {
@@ -209,6 +220,7 @@ public final class InteractLoop {
           String edited = clarifier.apply(q.dbId(), sql, check.analysis(), chosen.step());
           policySteps++;
           nextKind = "clarified";
+          perplexity = null; // the rules' edit, not a model's text
           return edited;
         } catch (IllegalArgumentException e) {
           sqlLog.add(new SqlEntry(sqlLog.size(), round + 1, "clarified", REFUSE,
@@ -218,7 +230,7 @@ public final class InteractLoop {
         }
       }
       nextKind = "generate";
-      return source.generate(q, c);
+      return take(source.generate(q, c));
     }
 
     /** The standing answer at the end: SQL, REFUSE, or null when no round had one. */

@@ -120,7 +120,7 @@ public final class InteractRun {
 
   private QuestionLog play(InteractQuestion q) {
     if (replay != null && !replay.records(q.index())) {
-      return new QuestionLog(q.index(), q.id(), q.dbId(), q.question(), q.goldSql(), List.of(), List.of(), List.of(),
+      return new QuestionLog(q.index(), q.id(), q.dbId(), q.question(), q.goldSql(), null, List.of(), List.of(), List.of(),
           QuestionLog.FAILED, null, null, List.of(), "not in the recorded run");
     }
     QuestionLog log = loop.play(q);
@@ -129,8 +129,7 @@ public final class InteractRun {
     }
     String recorded = replay.recordedOutcome(q.index());
     Object value = recorded == null || recorded.equals(QuestionLog.FAILED) ? recorded : (Object) Integer.valueOf(recorded);
-    return new QuestionLog(log.index(), log.id(), log.dbId(), log.question(), log.goldSql(), log.sqlLog(), log.cqLog(),
-        log.feedbackLog(), log.numCqAsked(), value, log.decision(), log.rounds(), log.skipped());
+    return log.withRecorded(value);
   }
 
   /**

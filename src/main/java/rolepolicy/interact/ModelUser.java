@@ -18,10 +18,12 @@ public final class ModelUser {
     this.template = PromptTemplate.read(template, PLACEHOLDERS);
   }
 
-  public String answer(InteractQuestion question, String clarification) {
-    return endpoint.complete(template.render(Map.of(
+  /** The answer and its perplexity (null when the endpoint gave none). */
+  public SqlSource.Generation answer(InteractQuestion question, String clarification) {
+    ChatEndpoint.Completion c = endpoint.completion(template.render(Map.of(
         "question", question.question(),
         "gold_sql", question.goldSql() == null ? "(no answer: the question is refused)" : question.goldSql(),
-        "clarification", clarification))).strip();
+        "clarification", clarification)));
+    return new SqlSource.Generation(c.text().strip(), c.perplexity());
   }
 }

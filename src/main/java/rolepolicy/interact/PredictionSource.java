@@ -20,8 +20,8 @@ public final class PredictionSource implements SqlSource {
   }
 
   @Override
-  public String generate(InteractQuestion question, Conversation conversation) {
-    return conversation.round() == 0 ? predictions.get(question.index()) : null;
+  public Generation generate(InteractQuestion question, Conversation conversation) {
+    return conversation.round() == 0 ? Generation.of(predictions.get(question.index())) : null;
   }
 
   @Override

@@ -11,10 +11,11 @@ import java.util.List;
  * whether it matched, and for a replay the recorded outcome.
  *
  * @param numCqAsked the round at which the answer first matched (a number), or {@code "Failed"}
+ * @param examples the user-study examples shown to the model (few-shot), most similar first, or null
  * @param skipped why the question was not played (no database), or null
  */
 @JsonPropertyOrder({
-  "index", "id", "db_id", "question", "gold_sql", "sql_log", "cq_log", "feedback_log", "num_cq_asked",
+  "index", "id", "db_id", "question", "gold_sql", "examples", "sql_log", "cq_log", "feedback_log", "num_cq_asked",
   "recorded_num_cq_asked", "decision", "rounds", "skipped"
 })
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -24,6 +25,7 @@ public record QuestionLog(
     @JsonProperty("db_id") String dbId,
     String question,
     @JsonProperty("gold_sql") String goldSql,
+    List<Example> examples,
     @JsonProperty("sql_log") List<SqlEntry> sqlLog,
     @JsonProperty("cq_log") List<CqEntry> cqLog,
     @JsonProperty("feedback_log") List<FeedbackEntry> feedbackLog,
@@ -35,26 +37,48 @@ public record QuestionLog(
 
   public static final String FAILED = "Failed";
 
+  /** A copy with the recorded outcome of a replay. */
+  public QuestionLog withRecorded(Object recorded) {
+    return new QuestionLog(index, id, dbId, question, goldSql, examples, sqlLog, cqLog, feedbackLog, numCqAsked, recorded,
+        decision, rounds, skipped);
+  }
+
+  /**
+   * One user-study example shown to the model.
+   *
+   * @param index its position in the user-study file
+   * @param similarity the cosine similarity of its question's embedding to the question's
+   */
+  @JsonPropertyOrder({"index", "db_id", "question", "similarity"})
+  public record Example(int index, @JsonProperty("db_id") String dbId, String question, double similarity) {}
+
   /**
    * One SQL of the conversation.
    *
    * @param kind {@code generate} (a round's SQL), {@code fix} (a repair after an execution error) or
    *     {@code clarified} (the rules' edit after a policy clarification)
    * @param result {@code match}, {@code mismatch}, {@code error: …}, {@code violates: …} or {@code no SQL: …}
+   * @param perplexity the model's perplexity for the text (as the recorded runs keep it), or null
    */
-  @JsonPropertyOrder({"order", "round", "kind", "sql", "result"})
-  public record SqlEntry(int order, int round, String kind, String sql, String result) {}
+  @JsonPropertyOrder({"order", "round", "kind", "sql", "result", "perplexity"})
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record SqlEntry(int order, int round, String kind, String sql, String result, Double perplexity) {
+    public SqlEntry(int order, int round, String kind, String sql, String result) {
+      this(order, round, kind, sql, result, null);
+    }
+  }
 
   /**
    * One clarification question.
    *
    * @param askedBy {@code rules} (a policy clarification) or {@code model}
    * @param rule the rule that worded it, for a policy clarification
+   * @param perplexity the asking model's perplexity, or null
    */
-  @JsonPropertyOrder({"order", "round", "asked_by", "question", "options", "rule"})
+  @JsonPropertyOrder({"order", "round", "asked_by", "question", "options", "rule", "perplexity"})
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  public record CqEntry(
-      int order, int round, @JsonProperty("asked_by") String askedBy, String question, List<Option> options, String rule) {}
+  public record CqEntry(int order, int round, @JsonProperty("asked_by") String askedBy, String question,
+      List<Option> options, String rule, Double perplexity) {}
 
   /** One option of a policy clarification and the rule that offered it. */
   @JsonPropertyOrder({"code", "text", "rule"})
@@ -65,11 +89,12 @@ public record QuestionLog(
    *
    * @param answeredBy {@code policy user} or {@code model user}
    * @param option the code of the option taken, for a policy clarification
+   * @param perplexity the answering model's perplexity, or null
    */
-  @JsonPropertyOrder({"order", "round", "answered_by", "answer", "option"})
+  @JsonPropertyOrder({"order", "round", "answered_by", "answer", "option", "perplexity"})
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  public record FeedbackEntry(
-      int order, int round, @JsonProperty("answered_by") String answeredBy, String answer, String option) {}
+  public record FeedbackEntry(int order, int round, @JsonProperty("answered_by") String answeredBy, String answer,
+      String option, Double perplexity) {}
 
   /**
    * The answer standing at the end of a round.

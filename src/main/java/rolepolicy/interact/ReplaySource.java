@@ -10,22 +10,29 @@ import rolepolicy.spider.InputException;
 import rolepolicy.spider.JsonFiles;
 
 /**
- * A recorded run ({@code ../shared/sphinteract/logs/*.json}) played back: each round's SQL is the
- * recorded {@code generate}, a repair the {@code fix} that follows it.
+ * A recorded run ({@code ../shared/sphinteract/logs/*.json}, or the {@code log.json} of an {@code
+ * interact} run) played back: each round's SQL is the recorded {@code generate}, a repair the
+ * {@code fix} that follows it, each with its recorded perplexity.
+ *
+ * <p>The authors' logs keep each model answer as written: it is cleaned as they cleaned it. An
+ * {@code interact} log (it has {@code settings}) keeps the SQL it ran, or the answer in which it found
+ * none: that is read as a model answer again, so a replay meets the same SQL and the same "no SQL".
  */
 public final class ReplaySource implements SqlSource {
   /** One recorded SQL: {@code kind} is {@code generate} or {@code fix}. */
-  record Entry(String kind, String sql) {}
+  record Entry(String kind, String sql, Double perplexity) {}
 
   /** A recorded question: its rounds (each a generate and the fixes after it) and its outcome. */
   record Recorded(List<List<Entry>> rounds, String numCqAsked) {}
 
   private final Path file;
   private final Map<Integer, Recorded> byIndex;
+  private final boolean interactLog;
 
-  private ReplaySource(Path file, Map<Integer, Recorded> byIndex) {
+  private ReplaySource(Path file, Map<Integer, Recorded> byIndex, boolean interactLog) {
     this.file = file;
     this.byIndex = byIndex;
+    this.interactLog = interactLog;
   }
 
   /**
@@ -33,7 +40,9 @@ public final class ReplaySource implements SqlSource {
    * index, the same database and question.
    */
   public static ReplaySource read(Path file, List<InteractQuestion> questions) {
-    JsonNode records = JsonFiles.read(file).get("records");
+    JsonNode log = JsonFiles.read(file);
+    JsonNode records = log.get("records");
+    boolean interactLog = log.has("settings");
     if (records == null || !records.isArray()) {
       throw new InputException(file + ": expected a recorded run, an object with a 'records' array");
     }
@@ -60,7 +69,11 @@ public final class ReplaySource implements SqlSource {
       List<List<Entry>> rounds = new ArrayList<>();
       for (JsonNode e : r.path("sql_log")) {
         String kind = e.path("kind").asText();
-        Entry entry = new Entry(kind, e.path("sql").asText());
+        if (!kind.equals("generate") && !kind.equals("fix")) {
+          throw new InputException(where + ": a '" + kind + "' SQL; a replay plays back generate and fix only (the rules' clarified SQL is not a model's)");
+        }
+        JsonNode p = e.get("perplexity");
+        Entry entry = new Entry(kind, e.path("sql").asText(), p != null && p.isNumber() ? p.asDouble() : null);
         if (kind.equals("generate") || rounds.isEmpty()) {
           rounds.add(new ArrayList<>());
         }
@@ -69,7 +82,7 @@ public final class ReplaySource implements SqlSource {
       JsonNode num = r.get("num_cq_asked");
       byIndex.put(index, new Recorded(rounds, num == null ? null : num.asText()));
     }
-    return new ReplaySource(file, byIndex);
+    return new ReplaySource(file, byIndex, interactLog);
   }
 
   /** The recorded {@code num_cq_asked} of a question (a round or {@code Failed}), or null. */
@@ -93,18 +106,28 @@ public final class ReplaySource implements SqlSource {
   }
 
   @Override
-  public String generate(InteractQuestion question, Conversation conversation) {
+  public Generation generate(InteractQuestion question, Conversation conversation) {
     List<Entry> round = round(question, conversation);
-    return round == null || !round.get(0).kind().equals("generate") ? null : round.get(0).sql();
+    return round == null || !round.get(0).kind().equals("generate") ? null : generation(round.get(0));
   }
 
   @Override
-  public String repair(InteractQuestion question, Conversation conversation, String failed, String error) {
+  public Generation repair(InteractQuestion question, Conversation conversation, String failed, String error) {
     List<Entry> round = round(question, conversation);
     if (round == null) {
       return null;
     }
-    return round.size() > 1 && round.get(1).kind().equals("fix") ? round.get(1).sql() : null;
+    return round.size() > 1 && round.get(1).kind().equals("fix") ? generation(round.get(1)) : null;
+  }
+
+  /** An interact log's texts are read as model answers (its SQL as run, or an answer without SQL). */
+  @Override
+  public boolean modelAnswers() {
+    return interactLog;
+  }
+
+  private static Generation generation(Entry e) {
+    return new Generation(e.sql(), e.perplexity());
   }
 
   @Override

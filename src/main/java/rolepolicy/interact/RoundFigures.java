@@ -19,8 +19,12 @@ import rolepolicy.interact.QuestionLog.RoundState;
  *     {@code NO AMBIGUITY} is no question)
  * @param recordedMatched for a replay, the recorded runs' matched count over the same questions
  * @param policy for a policy dataset, the evaluator's metrics of the standing answers
+ * @param perplexity the mean perplexity of the SQL texts the model wrote in this round (its
+ *     generations and repairs), over those with one; null when none has one
+ * @param perplexities how many texts that mean is over
  */
-@JsonPropertyOrder({"round", "played", "matched", "match_rate", "asked", "recorded_matched", "recorded_match_rate", "policy"})
+@JsonPropertyOrder({"round", "played", "matched", "match_rate", "asked", "recorded_matched", "recorded_match_rate",
+    "perplexity", "perplexities", "policy"})
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record RoundFigures(
     int round,
@@ -30,6 +34,8 @@ public record RoundFigures(
     int asked,
     @JsonProperty("recorded_matched") Integer recordedMatched,
     @JsonProperty("recorded_match_rate") Double recordedMatchRate,
+    Double perplexity,
+    Integer perplexities,
     Metrics policy) {
 
   /**
@@ -49,8 +55,13 @@ public record RoundFigures(
           ? (int) played.stream().filter(l -> successBy(l.recordedNumCqAsked(), round)).count() : null;
       Metrics metrics = policy == null ? null
           : policy.apply(played.stream().map(l -> standing(l, round)).toList());
+      List<Double> perplexities = played.stream().flatMap(l -> l.sqlLog().stream())
+          .filter(e -> e.round() == round && e.perplexity() != null).map(QuestionLog.SqlEntry::perplexity).toList();
+      Double perplexity = perplexities.isEmpty() ? null
+          : perplexities.stream().mapToDouble(Double::doubleValue).sum() / perplexities.size();
       figures.add(new RoundFigures(r, played.size(), matched, rate(matched, played.size()), asked, recorded,
-          recorded == null ? null : rate(recorded, played.size()), metrics));
+          recorded == null ? null : rate(recorded, played.size()), perplexity,
+          perplexities.isEmpty() ? null : perplexities.size(), metrics));
     }
     return figures;
   }

@@ -21,6 +21,8 @@ public final class PromptTemplate {
 
   private final Path file;
   private final String text;
+  private volatile Pattern pattern;
+  private volatile List<String> groups;
 
   private PromptTemplate(Path file, String text) {
     this.file = file;
@@ -60,6 +62,43 @@ public final class PromptTemplate {
   /** The template's text, as read: part of what identifies a cached answer. */
   public String text() {
     return text;
+  }
+
+  /**
+   * The values that rendered {@code prompt} from this template, or null when the template did not
+   * render it: the reverse of {@link #render}, for a stand-in model that must tell its requests apart.
+   * A placeholder's value is the shortest that fits; a placeholder used twice has the same value.
+   */
+  public Map<String, String> match(String prompt) {
+    if (pattern == null) {
+      StringBuilder regex = new StringBuilder();
+      java.util.List<String> names = new java.util.ArrayList<>();
+      Matcher m = PLACEHOLDER.matcher(text);
+      int last = 0;
+      while (m.find()) {
+        regex.append(Pattern.quote(text.substring(last, m.start())));
+        int seen = names.indexOf(m.group(1));
+        if (seen >= 0) {
+          regex.append("\\").append(seen + 1);
+        } else {
+          names.add(m.group(1));
+          regex.append("(.*?)");
+        }
+        last = m.end();
+      }
+      regex.append(Pattern.quote(text.substring(last)));
+      groups = names;
+      pattern = Pattern.compile(regex.toString(), Pattern.DOTALL);
+    }
+    Matcher m = pattern.matcher(prompt);
+    if (!m.matches()) {
+      return null;
+    }
+    Map<String, String> values = new java.util.HashMap<>();
+    for (int i = 0; i < groups.size(); i++) {
+      values.put(groups.get(i), m.group(i + 1));
+    }
+    return values;
   }
 
   public String render(Map<String, String> values) {
