@@ -366,6 +366,10 @@ public final class InteractCommand implements Callable<Integer> {
     if (s.recordedAgreement() != null) {
       header.addAll(List.of("recorded", "recorded match"));
     }
+    boolean perplexity = s.byRound().stream().anyMatch(f -> f.perplexity() != null);
+    if (perplexity) {
+      header.add("perplexity");
+    }
     if (policy) {
       header.addAll(List.of("compliant", "REFUSE P", "REFUSE R", "EX (evaluate)"));
     }
@@ -376,6 +380,9 @@ public final class InteractCommand implements Callable<Integer> {
           String.valueOf(f.asked())));
       if (s.recordedAgreement() != null) {
         row.addAll(List.of(String.valueOf(f.recordedMatched()), pct(f.recordedMatchRate())));
+      }
+      if (perplexity) {
+        row.add(f.perplexity() == null ? "-" : String.format(Locale.ROOT, "%.4f", f.perplexity()));
       }
       if (policy) {
         Metrics m = f.policy();
