@@ -179,7 +179,7 @@ public final class InteractCommand implements Callable<Integer> {
         sqlSource = PredictionSource.originalSql(questions);
       }
       InteractLoop loop = new InteractLoop(new InteractLoop.Settings(rounds, earlyStop, mode), sqlSource, runner,
-          policy ? new PolicyClarifier(engine, schemas) : null, modelUser);
+          policy ? new PolicyClarifier(engine, schemas, runner) : null, modelUser);
       String settings = String.join(" | ", questionsFile.toString(), "db " + databases, sqlSource.describe(), mode.name(),
           "rounds " + rounds, earlyStop ? "early stop" : "no early stop", "rules " + rules, "tables " + tables,
           "prompts " + prompts, String.format(Locale.ROOT, "timeout %s s", timeout));

@@ -188,27 +188,21 @@ public final class InteractLoop {
     String clarify(PolicyClarifier.Check check, String sql, int round) {
       List<Option> options = check.options().stream().map(o -> new Option(o.code(), o.text(), o.rule())).toList();
       cqLog.add(new CqEntry(cqLog.size(), round, "rules", check.question().text(), options, check.question().rule()));
-      ClarificationOption chosen = PolicyUser.choose(q.policy(), check.options(), policySteps);
-      feedbackLog.add(new FeedbackEntry(feedbackLog.size(), round, "policy user", chosen.text(), chosen.code()));
-      c.exchanges().add(new Conversation.Exchange(check.question().text(), chosen.text()));
+      PolicyUser.Answer answer = PolicyUser.answer(q.policy(), check.options(), policySteps,
+          clarifier.columnsInWords(q.policy().record()));
+      ClarificationOption chosen = answer.option();
+      feedbackLog.add(new FeedbackEntry(feedbackLog.size(), round, "policy user", answer.text(), chosen.code()));
+      c.exchanges().add(new Conversation.Exchange(check.question().text(), answer.text()));
       c.nextRound();
       if (chosen.code().equals(REFUSE)) {
         sqlLog.add(new SqlEntry(sqlLog.size(), round + 1, "clarified", REFUSE, q.policy().refuse() ? "match" : "mismatch"));
         refuse(round + 1);
         return null;
       }
-      if (chosen.step() != null) {
-        try {
-          String edited = clarifier.apply(q.dbId(), sql, check.analysis(), chosen.step());
-          policySteps++;
-          nextKind = "clarified";
-          return edited;
-        } catch (IllegalArgumentException e) {
-          sqlLog.add(new SqlEntry(sqlLog.size(), round + 1, "clarified", REFUSE,
-              "the rewrite could not be verified (" + e.getMessage() + ")"));
-          refuse(round + 1);
-          return null;
-        }
+      if (chosen.edit() != null) {
+        policySteps += chosen.step() != null ? 1 : 0;
+        nextKind = "clarified";
+        return chosen.edit().sql(); // made and checked before it was offered
       }
       nextKind = "generate";
       return source.generate(q, c);
