@@ -187,7 +187,10 @@ public final class InteractLoop {
     /** Asks the rules' clarification; returns the next SQL text, or null when the answer ends the question. */
     String clarify(PolicyClarifier.Check check, String sql, int round) {
       List<Option> options = check.options().stream().map(o -> new Option(o.code(), o.text(), o.rule())).toList();
-      cqLog.add(new CqEntry(cqLog.size(), round, "rules", check.question().text(), options, check.question().rule()));
+      List<QuestionLog.NotOffered> notOffered = check.edits().stream().filter(e -> !e.compliant() || !e.sameResult())
+          .map(e -> new QuestionLog.NotOffered(e.edit().code(), e.edit().rule(), e.problem())).toList();
+      cqLog.add(new CqEntry(cqLog.size(), round, "rules", check.question().text(), options, check.question().rule(),
+          notOffered.isEmpty() ? null : notOffered));
       PolicyUser.Answer answer = PolicyUser.answer(q.policy(), check.options(), policySteps,
           clarifier.columnsInWords(q.policy().record()));
       ClarificationOption chosen = answer.option();

@@ -55,6 +55,8 @@ class SpiderPolicyLoopTest {
     records.forEach(r -> gold.put(r.get("id").asText(), r.get("gold_label")));
     int played = 0;
     int clarified = 0;
+    int r1NotOffered = 0;
+    int countNotOffered = 0;
     for (JsonNode q : log) {
       if (q.has("skipped")) {
         assertEquals("wta_1", q.get("db_id").asText(), "only wta_1 has no SQLite file");
@@ -71,11 +73,25 @@ class SpiderPolicyLoopTest {
       for (JsonNode cq : q.get("cq_log")) {
         assertEquals("rules", cq.get("asked_by").asText());
         assertTrue(cq.get("rule").asText().startsWith("Ask about"), cq.toString());
+        for (JsonNode not : cq.path("not_offered")) {
+          // R1's _id column is itself JoinOnly, and COUNT(DISTINCT key) counts values: proposed, checked, not offered
+          String why = not.get("why").asText();
+          if (not.get("code").asText().equals("R1")) {
+            assertTrue(why.matches("the edited text violates \\[.*JoinOnly.*\\]"), cq.toString());
+            r1NotOffered++;
+          } else {
+            assertEquals("COUNT(*)", not.get("code").asText());
+            assertTrue(why.contains("is not the bare argument of COUNT: count(DISTINCT"), why);
+            countNotOffered++;
+          }
+        }
       }
       clarified += q.get("cq_log").isEmpty() ? 0 : 1;
     }
     assertTrue(played > 950, "played " + played);
     assertTrue(clarified > 250, "clarified " + clarified);
+    assertEquals(105, r1NotOffered, "the questions played whose first rewrite is R1");
+    assertEquals(10, countNotOffered, "the questions that count DISTINCT keys");
     JsonNode byRound = new ObjectMapper().readTree(out.resolve("summary.json").toFile()).get("by_round");
     JsonNode round2 = byRound.get(2).get("policy");
     assertEquals(1.0, round2.at("/compliance/compliant_rate").asDouble());
