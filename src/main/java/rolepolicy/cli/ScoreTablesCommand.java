@@ -173,6 +173,9 @@ public final class ScoreTablesCommand implements Callable<Integer> {
     if (notScored.size() > shown) {
       w.println("  … and " + (notScored.size() - shown) + " more, each with its reason in summary.json");
     }
+    if (summary.readings().equals("authors")) {
+      w.println("readings: the authors' (both empty score 0; rows sharing an id paired in file order)");
+    }
   }
 
   private static String[] row(String dataset, String category, Summary.Figures f) {

@@ -90,6 +90,7 @@ class ScoreTablesCommandTest {
       String figure = readings.equals("ours") ? "1.000   1.000  1.000" : "0.000   0.000  0.000";
       assertTrue(r.out().contains("People   Select          1    1       1      " + figure), r.out());
       assertTrue(Files.readString(out.resolve("summary.json")).contains("\"readings\" : \"" + readings + "\""));
+      assertEquals(readings.equals("authors"), r.out().contains("readings: the authors' (both empty score 0;"), r.out());
     }
     Result bad = run("score-tables", "--uda", root.toString(), "--gold-as-result", "--readings", "theirs");
     assertEquals(2, bad.code());
