@@ -71,6 +71,16 @@ public final class TestData {
   private static KieBase engineRules;
 
   /** A question engine on the current {@link #rules()}. */
+  private static rolepolicy.db.SqliteRunner spiderRunner;
+
+  /** One runner on Spider's databases for the whole test run (queries time out after 30 s). */
+  public static synchronized rolepolicy.db.SqliteRunner spiderRunner() {
+    if (spiderRunner == null) {
+      spiderRunner = new rolepolicy.db.SqliteRunner(spiderDir().resolve("database"), 30);
+    }
+    return spiderRunner;
+  }
+
   public static synchronized QuestionEngine engine() {
     KieBase current = rules();
     if (engine == null || engineRules != current) {

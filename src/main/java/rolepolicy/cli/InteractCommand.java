@@ -262,7 +262,7 @@ public final class InteractCommand implements Callable<Integer> {
         sqlSource = PredictionSource.originalSql(questions);
       }
       InteractLoop loop = new InteractLoop(new InteractLoop.Settings(rounds, earlyStop, mode), sqlSource, runner,
-          policy ? new PolicyClarifier(engine, schemas) : null, modelUser);
+          policy ? new PolicyClarifier(engine, schemas, runner) : null, modelUser);
       // a stand-in's port changes from run to run: it is named without it, so a stopped run resumes
       String sourceName = standInModel == null ? sqlSource.describe() : sqlSource.describe().replace(" at " + llm.url, "");
       String settings = String.join(" | ", questionsFile.toString(), "db " + databases, sourceName, mode.name(),

@@ -44,6 +44,9 @@ final class MetricsTable {
     row(rows, metrics, "  scored questions", m -> String.valueOf(m.exactMatch().scored()));
     row(rows, metrics, "  unparsed / gold unparsed",
         m -> m.exactMatch().unparsed() + " / " + m.exactMatch().goldUnparsed());
+    row(rows, metrics, "  EM, Spider's script", m -> pct(m.exactMatch().script().matchRate()));
+    row(rows, metrics, "  differing / gold fails",
+        m -> m.exactMatch().script().differ().size() + " / " + m.exactMatch().script().goldUnparsed());
     Metrics first = metrics.values().iterator().next();
     for (Hardness level : Hardness.values()) {
       String name = level.label();

@@ -20,6 +20,7 @@ import rolepolicy.tablescore.CellJudge;
 import rolepolicy.tablescore.KeyColumns;
 import rolepolicy.tablescore.LlmJudge;
 import rolepolicy.tablescore.NormalisingJudge;
+import rolepolicy.tablescore.Readings;
 import rolepolicy.tablescore.QueryOutcome;
 import rolepolicy.tablescore.Summary;
 import rolepolicy.tablescore.UdaBench;
@@ -72,6 +73,11 @@ public final class ScoreTablesCommand implements Callable<Integer> {
       description = "Largest relative difference of numbers judged equal (default: ${DEFAULT-VALUE}).")
   double tolerance;
 
+  @Option(names = "--readings", paramLabel = "NAME", defaultValue = "ours",
+      description = "Both empty and rows sharing an id: ours (both empty agree; value order) or authors"
+          + " (both empty score 0; file order) (default: ${DEFAULT-VALUE}).")
+  String readings;
+
   @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "60", description = "Time limit per query (default: ${DEFAULT-VALUE}).")
   double timeout;
 
@@ -96,6 +102,11 @@ public final class ScoreTablesCommand implements Callable<Integer> {
     if (!(tolerance >= 0)) {
       throw new ParameterException(spec.commandLine(), "--tolerance must be at least 0");
     }
+    Readings reading = switch (readings) {
+      case "ours" -> Readings.OURS;
+      case "authors" -> Readings.AUTHORS;
+      default -> throw new ParameterException(spec.commandLine(), "--readings must be ours or authors, not '" + readings + "'");
+    };
     CellJudge deterministic = new NormalisingJudge(tolerance);
     String judgeName = String.format(Locale.ROOT, "normalising (relative tolerance %s)", tolerance);
     LlmJudge llmJudge = null;
@@ -117,7 +128,7 @@ public final class ScoreTablesCommand implements Callable<Integer> {
     Summary summary;
     try {
       UdaBench bench = new UdaBench(new UdaBench.Options(root, datasets, source.goldAsResult ? null : source.results, out,
-          new KeyColumns(idColumns, entityKeys), llmJudge != null ? llmJudge : deterministic, judgeName, timeout));
+          new KeyColumns(idColumns, entityKeys), llmJudge != null ? llmJudge : deterministic, judgeName, timeout, reading));
       long start = System.nanoTime();
       summary = bench.run(line -> { });
       print(w, summary, (System.nanoTime() - start) / 1e9);
@@ -161,6 +172,9 @@ public final class ScoreTablesCommand implements Callable<Integer> {
     }
     if (notScored.size() > shown) {
       w.println("  … and " + (notScored.size() - shown) + " more, each with its reason in summary.json");
+    }
+    if (summary.readings().equals("authors")) {
+      w.println("readings: the authors' (both empty score 0; rows sharing an id paired in file order)");
     }
   }
 

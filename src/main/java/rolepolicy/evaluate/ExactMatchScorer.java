@@ -21,13 +21,35 @@ final class ExactMatchScorer {
    *     structure), else null
    * @param differs the components that differ, when both have a structure and do not match
    * @param hardness the gold SQL's level, null without one
+   * @param script the verdict of Spider's own script ({@link SpiderScript}), null when not computed
    */
-  record Result(Boolean em, String reason, List<String> differs, Hardness hardness) {
-    static final Result NOT_APPLICABLE = new Result(null, null, null, null);
+  record Result(Boolean em, String reason, List<String> differs, Hardness hardness, Script script) {
+    static final Result NOT_APPLICABLE = new Result(null, null, null, null, null);
+
+    Result(Boolean em, String reason, List<String> differs, Hardness hardness) {
+      this(em, reason, differs, hardness, null);
+    }
+
+    Result withScript(Script verdict) {
+      return new Result(em, reason, differs, hardness, verdict);
+    }
   }
+
+  /**
+   * Exact match as Spider's {@code evaluation.py} counts it: its parser's reading of both texts; a
+   * prediction it fails on is the empty query, which matches nothing.
+   *
+   * @param em the script's verdict; null when there is no gold SQL, or the script fails on it (the
+   *     script itself would stop there)
+   * @param reason why the script's parser fails on the prediction (or the gold SQL), else null
+   */
+  record Script(Boolean em, String reason) {}
 
   /** A text's structure, or why it has none. */
   private record Parsed(SpiderSql sql, String problem) {}
+
+  /** A text's structure as Spider's script reads it, or why its parser fails. */
+  private final Map<List<String>, Parsed> scriptParsed = new HashMap<>();
 
   private final Map<String, Schema> schemas;
   private final Map<String, ExactMatch> matchers = new HashMap<>();
@@ -42,6 +64,39 @@ final class ExactMatchScorer {
     if (gold.refuse()) {
       return Result.NOT_APPLICABLE;
     }
+    return ours(gold, prediction).withScript(script(gold, prediction));
+  }
+
+  /** Spider's script's verdict: a refusal or an empty line is text its parser fails on, as any. */
+  private Script script(GoldRecord gold, String prediction) {
+    Parsed goldSql = scriptParse(gold.dbId(), gold.goldSql());
+    if (goldSql.sql() == null) {
+      return new Script(null, "Spider's parser fails on the gold SQL: " + goldSql.problem());
+    }
+    Parsed predicted = scriptParse(gold.dbId(), prediction);
+    if (predicted.sql() == null) {
+      return new Script(false, "Spider's parser fails: " + predicted.problem());
+    }
+    try {
+      return new Script(matchers.computeIfAbsent(gold.dbId(), db -> new ExactMatch(schemas.get(db)))
+          .matches(predicted.sql(), goldSql.sql()), null);
+    } catch (StackOverflowError e) {
+      return new Script(false, "SQL text nested too deeply");
+    }
+  }
+
+  private Parsed scriptParse(String db, String sql) {
+    return scriptParsed.computeIfAbsent(List.of(db, sql), key -> {
+      try {
+        return new Parsed(SpiderScript.parse(sql, schemas.get(db)), null);
+      } catch (SpiderScript.Failure e) {
+        return new Parsed(null, e.getMessage());
+      }
+    });
+  }
+
+  /** This project's exact match: the text read by the corrected grammar ({@link SpiderSqlBuilder}). */
+  private Result ours(GoldRecord gold, String prediction) {
     Parsed goldSql = parse(gold.dbId(), gold.goldSql());
     if (goldSql.sql() == null) {
       return new Result(null, "gold SQL " + goldSql.problem(), null, null);

@@ -74,7 +74,7 @@ public record Metrics(
    * match. {@code unparsed}: answers (not refusals) without Spider structure; {@code
    * gold_unparsed}: gold-SQL questions whose gold SQL has none (no exact match for them).
    */
-  @JsonPropertyOrder({"scored", "match", "match_rate", "unparsed", "gold_unparsed", "by_hardness"})
+  @JsonPropertyOrder({"scored", "match", "match_rate", "unparsed", "gold_unparsed", "by_hardness", "script"})
   @JsonInclude(JsonInclude.Include.ALWAYS)
   public record ExactMatchFigures(
       int scored,
@@ -82,7 +82,25 @@ public record Metrics(
       @JsonProperty("match_rate") Double matchRate,
       int unparsed,
       @JsonProperty("gold_unparsed") int goldUnparsed,
-      @JsonProperty("by_hardness") Map<String, Level> byHardness) {}
+      @JsonProperty("by_hardness") Map<String, Level> byHardness,
+      ScriptFigures script) {}
+
+  /**
+   * Exact match as Spider's {@code evaluation.py} counts it, over the questions whose gold SQL its
+   * parser reads ({@code scored}); {@code gold_unparsed}: gold-SQL questions whose gold SQL its
+   * parser fails on (the script would stop there); {@code differ}: the questions both verdicts
+   * exist for and differ on, with why.
+   */
+  @JsonPropertyOrder({"scored", "match", "match_rate", "gold_unparsed", "differ"})
+  @JsonInclude(JsonInclude.Include.ALWAYS)
+  public record ScriptFigures(
+      int scored, int match, @JsonProperty("match_rate") Double matchRate,
+      @JsonProperty("gold_unparsed") int goldUnparsed, List<Difference> differ) {}
+
+  /** A question where the script's exact match and ours differ. */
+  @JsonPropertyOrder({"id", "em", "em_script", "why"})
+  @JsonInclude(JsonInclude.Include.ALWAYS)
+  public record Difference(String id, Boolean em, @JsonProperty("em_script") Boolean emScript, String why) {}
 
   /**
    * One hardness level: exact match over its scored questions, and execution match over its
@@ -205,6 +223,22 @@ public record Metrics(
     int match = 0;
     int unparsed = 0;
     int goldUnparsed = 0;
+    int scriptScored = 0;
+    int scriptMatch = 0;
+    int scriptGoldUnparsed = 0;
+    List<Difference> differ = new java.util.ArrayList<>();
+    for (QuestionResult r : results) {
+      if (r.emScript() != null) {
+        scriptScored++;
+        scriptMatch += r.emScript() ? 1 : 0;
+      } else {
+        scriptGoldUnparsed += r.emScriptReason() != null ? 1 : 0;
+      }
+      if (r.em() != null && r.emScript() != null && !r.em().equals(r.emScript())) {
+        differ.add(new Difference(r.id(), r.em(), r.emScript(), r.emScriptReason() != null ? r.emScriptReason()
+            : r.emReason() != null ? "ours: " + r.emReason() : "both parse; the script's reading differs"));
+      }
+    }
     Map<String, int[]> levels = new LinkedHashMap<>(); // scored, EM match, EX compared, EX match
     for (Hardness h : Hardness.values()) {
       levels.put(h.label(), new int[4]);
@@ -227,7 +261,8 @@ public record Metrics(
     Map<String, Level> byHardness = new LinkedHashMap<>();
     levels.forEach((name, c) -> byHardness.put(name,
         new Level(c[0], c[1], ratio(c[1], c[0]), c[2], c[3], executed ? ratio(c[3], c[2]) : null)));
-    return new ExactMatchFigures(scored, match, ratio(match, scored), unparsed, goldUnparsed, byHardness);
+    return new ExactMatchFigures(scored, match, ratio(match, scored), unparsed, goldUnparsed, byHardness,
+        new ScriptFigures(scriptScored, scriptMatch, ratio(scriptMatch, scriptScored), scriptGoldUnparsed, differ));
   }
 
   /** The execution outcomes that count as compared in the execution match rate. */

@@ -23,12 +23,16 @@ import java.util.List;
  *     structure in Spider's grammar, or is a refusal
  * @param emDiffers the components of Spider's exact match that differ
  * @param hardness Spider's hardness level of the gold SQL
+ * @param emScript exact match as Spider's {@code evaluation.py} counts it (its parser's faults
+ *     included); null where there is no gold SQL or the script's parser fails on it
+ * @param emScriptReason why the script's parser fails on the prediction (or the gold SQL)
  * @param question the question text (from the dataset record), or null
  * @param sql the predicted SQL text as scored (stripped); null for a refusal or an empty prediction
  */
 @JsonPropertyOrder({
   "id", "db_id", "question", "gold", "prediction", "sql", "analysis", "violations", "compliant", "execution",
-  "execution_detail", "columns", "em", "em_reason", "em_differs", "hardness", "outcome", "why"
+  "execution_detail", "columns", "em", "em_reason", "em_differs", "em_script", "em_script_reason", "hardness",
+  "outcome", "why"
 })
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record QuestionResult(
@@ -47,9 +51,21 @@ public record QuestionResult(
     @JsonInclude(JsonInclude.Include.ALWAYS) Boolean em,
     @JsonProperty("em_reason") String emReason,
     @JsonProperty("em_differs") List<String> emDiffers,
+    @JsonProperty("em_script") Boolean emScript,
+    @JsonProperty("em_script_reason") String emScriptReason,
     String hardness,
     String question,
     String sql) {
+
+  /** A result without the script's exact match (not computed). */
+  public QuestionResult(
+      String id, String dbId, String gold, String prediction, String analysis, List<Found> violations,
+      Boolean compliant, String execution, String executionDetail, ColumnLevel.Figures columns,
+      Outcome outcome, String why, Boolean em, String emReason, List<String> emDiffers, String hardness,
+      String question, String sql) {
+    this(id, dbId, gold, prediction, analysis, violations, compliant, execution, executionDetail, columns,
+        outcome, why, em, emReason, emDiffers, null, null, hardness, question, sql);
+  }
 
   /** A result without exact match (not computed). */
   public QuestionResult(
@@ -57,20 +73,22 @@ public record QuestionResult(
       Boolean compliant, String execution, String executionDetail, ColumnLevel.Figures columns,
       Outcome outcome, String why) {
     this(id, dbId, gold, prediction, analysis, violations, compliant, execution, executionDetail, columns,
-        outcome, why, null, null, null, null, null, null);
+        outcome, why, null, null, null, null, null, null, null, null);
   }
 
   /** This result with an exact match result. */
   QuestionResult withExactMatch(ExactMatchScorer.Result match) {
     return new QuestionResult(id, dbId, gold, prediction, analysis, violations, compliant, execution,
         executionDetail, columns, outcome, why, match.em(), match.reason(), match.differs(),
+        match.script() == null ? null : match.script().em(), match.script() == null ? null : match.script().reason(),
         match.hardness() == null ? null : match.hardness().label(), question, sql);
   }
 
   /** This result with the question text and the predicted SQL text. */
   QuestionResult withText(String question, String sql) {
     return new QuestionResult(id, dbId, gold, prediction, analysis, violations, compliant, execution,
-        executionDetail, columns, outcome, why, em, emReason, emDiffers, hardness, question, sql);
+        executionDetail, columns, outcome, why, em, emReason, emDiffers, emScript, emScriptReason, hardness,
+        question, sql);
   }
 
   /** One violation found in predicted SQL. */

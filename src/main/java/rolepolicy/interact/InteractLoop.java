@@ -163,7 +163,7 @@ public final class InteractLoop {
         if (asked != null) {
           String question = asked.text();
           boolean noAmbiguity = question.equals(SqlSource.NO_AMBIGUITY);
-          cqLog.add(new CqEntry(cqLog.size(), round, "model", question, null, null, asked.perplexity()));
+          cqLog.add(new CqEntry(cqLog.size(), round, "model", question, null, null, asked.perplexity(), null));
           if (noAmbiguity && settings.earlyStop()) {
             lastRound = true;
           } else if (!noAmbiguity) {
@@ -205,29 +205,26 @@ public final class InteractLoop {
     /** Asks the rules' clarification; returns the next SQL text, or null when the answer ends the question. */
     String clarify(PolicyClarifier.Check check, String sql, int round) {
       List<Option> options = check.options().stream().map(o -> new Option(o.code(), o.text(), o.rule())).toList();
-      cqLog.add(new CqEntry(cqLog.size(), round, "rules", check.question().text(), options, check.question().rule(), null));
-      ClarificationOption chosen = PolicyUser.choose(q.policy(), check.options(), policySteps);
-      feedbackLog.add(new FeedbackEntry(feedbackLog.size(), round, "policy user", chosen.text(), chosen.code(), null));
-      c.exchanges().add(new Conversation.Exchange(check.question().text(), chosen.text()));
+      List<QuestionLog.NotOffered> notOffered = check.edits().stream().filter(e -> !e.compliant() || !e.sameResult())
+          .map(e -> new QuestionLog.NotOffered(e.edit().code(), e.edit().rule(), e.problem())).toList();
+      cqLog.add(new CqEntry(cqLog.size(), round, "rules", check.question().text(), options, check.question().rule(), null,
+          notOffered.isEmpty() ? null : notOffered));
+      PolicyUser.Answer answer = PolicyUser.answer(q.policy(), check.options(), policySteps,
+          clarifier.columnsInWords(q.policy().record()));
+      ClarificationOption chosen = answer.option();
+      feedbackLog.add(new FeedbackEntry(feedbackLog.size(), round, "policy user", answer.text(), chosen.code(), null));
+      c.exchanges().add(new Conversation.Exchange(check.question().text(), answer.text()));
       c.nextRound();
       if (chosen.code().equals(REFUSE)) {
         sqlLog.add(new SqlEntry(sqlLog.size(), round + 1, "clarified", REFUSE, q.policy().refuse() ? "match" : "mismatch"));
         refuse(round + 1);
         return null;
       }
-      if (chosen.step() != null) {
-        try {
-          String edited = clarifier.apply(q.dbId(), sql, check.analysis(), chosen.step());
-          policySteps++;
-          nextKind = "clarified";
-          perplexity = null; // the rules' edit, not a model's text
-          return edited;
-        } catch (IllegalArgumentException e) {
-          sqlLog.add(new SqlEntry(sqlLog.size(), round + 1, "clarified", REFUSE,
-              "the rewrite could not be verified (" + e.getMessage() + ")"));
-          refuse(round + 1);
-          return null;
-        }
+      if (chosen.edit() != null) {
+        policySteps += chosen.step() != null ? 1 : 0;
+        nextKind = "clarified";
+        perplexity = null; // the rules' edit, not a model's text
+        return chosen.edit().sql(); // made and checked before it was offered
       }
       nextKind = "generate";
       return take(source.generate(q, c));

@@ -4,14 +4,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import rolepolicy.db.Execution;
+import rolepolicy.db.SqliteRunner;
 import rolepolicy.engine.Audit;
 import rolepolicy.engine.QuestionEngine;
 import rolepolicy.evaluate.GoldRecord;
 import rolepolicy.evaluate.QuestionScorer;
+import rolepolicy.model.CheckedEdit;
 import rolepolicy.model.ClarificationOption;
 import rolepolicy.model.ClarificationQuestion;
 import rolepolicy.model.ClarificationRequest;
 import rolepolicy.model.ColumnRef;
+import rolepolicy.model.ProposedEdit;
 import rolepolicy.model.QueryShape;
 import rolepolicy.model.RewriteStep;
 import rolepolicy.model.Role;
@@ -25,8 +29,9 @@ import rolepolicy.sql.TextRef;
 
 /**
  * Policy clarifications from the rules: the question and its options come from {@code
- * rules/clarify.drl} over the facts of the SQL text; a chosen rewrite is applied as a text edit and
- * checked by analysing the edited text again.
+ * rules/clarify.drl} over the facts of the SQL text. The rules propose edits; each is made and
+ * checked here (the edited text analysed again; for an edit that must keep the result, both texts
+ * executed on the database) and the rules fire again with the checks, to offer the edits that pass.
  */
 public final class PolicyClarifier {
   /** Spider's aggregate ids, as SQL function names. */
@@ -34,11 +39,19 @@ public final class PolicyClarifier {
 
   private final QuestionEngine engine;
   private final Map<String, Schema> schemas;
+  private final SqliteRunner runner;
   private final Map<String, SqlAnalyzer> analyzers = new ConcurrentHashMap<>();
 
+  /** Without a database, an edit that must keep the result fails its check and is not offered. */
   public PolicyClarifier(QuestionEngine engine, Map<String, Schema> schemas) {
+    this(engine, schemas, null);
+  }
+
+  /** {@code runner} executes the SQL of an edit that must keep the result (queries are run one at a time on it). */
+  public PolicyClarifier(QuestionEngine engine, Map<String, Schema> schemas, SqliteRunner runner) {
     this.engine = engine;
     this.schemas = schemas;
+    this.runner = runner;
   }
 
   /**
@@ -49,6 +62,7 @@ public final class PolicyClarifier {
    * @param violations the policy violations, in walk order
    * @param question the clarification question, or null when the text is compliant
    * @param options the options offered, in the order their rules fired
+   * @param edits the edits the rules proposed, checked, offered or not
    * @param firings the rules that fired
    */
   public record Check(
@@ -57,6 +71,7 @@ public final class PolicyClarifier {
       List<Violation> violations,
       ClarificationQuestion question,
       List<ClarificationOption> options,
+      List<CheckedEdit> edits,
       List<Audit.Firing> firings) {
     public boolean compliant() {
       return analysis != null && violations.isEmpty() && !analysis.selectStar();
@@ -72,20 +87,45 @@ public final class PolicyClarifier {
     try {
       analysis = analyzer(gold.dbId()).analyse(sql);
     } catch (SqlAnalysisException e) {
-      return new Check(null, e.getMessage(), List.of(), null, List.of(), List.of());
+      return new Check(null, e.getMessage(), List.of(), null, List.of(), List.of(), List.of());
     } catch (StackOverflowError e) {
-      return new Check(null, "SQL text nested too deeply to analyse", List.of(), null, List.of(), List.of());
+      return new Check(null, "SQL text nested too deeply to analyse", List.of(), null, List.of(), List.of(), List.of());
     }
-    List<ColumnRef> refs = analysis.columnRefs();
     Audit audit = new Audit();
-    List<Object> facts = engine.fireText(
+    List<Object> facts = fire(gold, analysis, stepsTaken, List.of(), audit);
+    List<ProposedEdit> proposals = new ArrayList<>();
+    for (Object fact : facts) {
+      if (fact instanceof ProposedEdit p) {
+        proposals.add(p);
+      }
+    }
+    if (proposals.isEmpty()) {
+      return toCheck(analysis, facts, audit, List.of());
+    }
+    proposals.sort(java.util.Comparator.comparing(ProposedEdit::rule));
+    List<CheckedEdit> checked = new ArrayList<>();
+    for (ProposedEdit p : proposals) {
+      checked.add(checkEdit(gold, sql, analysis, p));
+    }
+    Audit checkedAudit = new Audit();
+    return toCheck(analysis, fire(gold, analysis, stepsTaken, checked, checkedAudit), checkedAudit, checked);
+  }
+
+  private List<Object> fire(GoldRecord gold, SqlAnalysis analysis, int stepsTaken, List<CheckedEdit> checked, Audit audit) {
+    List<ColumnRef> refs = analysis.columnRefs();
+    List<Object> extra = new ArrayList<>(List.of(new ClarificationRequest()));
+    extra.addAll(checked);
+    return engine.fireText(
         refs,
         new QueryShape(analysis.selectStar(), false, analysis.setOperation()),
         QuestionScorer.policed(gold, schemas.get(gold.dbId()), refs),
         stepsTaken,
-        List.of(new ClarificationRequest()),
+        extra,
         audit,
         "clarify");
+  }
+
+  private static Check toCheck(SqlAnalysis analysis, List<Object> facts, Audit audit, List<CheckedEdit> checked) {
     List<Violation> violations = new ArrayList<>();
     ClarificationQuestion question = null;
     List<ClarificationOption> options = new ArrayList<>();
@@ -102,8 +142,61 @@ public final class PolicyClarifier {
     List<String> order = audit.firings().stream().map(Audit.Firing::rule).toList();
     options.sort(java.util.Comparator.comparingInt((ClarificationOption o) -> order.indexOf(o.rule()))
         .thenComparing(ClarificationOption::code));
-    return new Check(analysis, null, List.copyOf(violations), question, List.copyOf(options),
+    return new Check(analysis, null, List.copyOf(violations), question, List.copyOf(options), List.copyOf(checked),
         List.copyOf(audit.firings()));
+  }
+
+  /**
+   * Makes a proposed edit and checks it: the edited text must break no policy and, when the edit
+   * must keep the result, give the same rows as the original on the database.
+   */
+  CheckedEdit checkEdit(GoldRecord gold, String sql, SqlAnalysis analysis, ProposedEdit p) {
+    String edited;
+    try {
+      edited = p.step() != null
+          ? apply(gold.dbId(), sql, analysis, p.step())
+          : SqlEdits.countStar(sql, analysis.refs().get(p.ref().position()), p.notNullFilter());
+    } catch (IllegalArgumentException e) {
+      return new CheckedEdit(p, null, false, false, e.getMessage());
+    }
+    Check after = violationsOf(gold, edited);
+    if (!after.compliant()) {
+      return new CheckedEdit(p, edited, false, false, after.analysis() == null
+          ? "the edited text cannot be analysed: " + after.problem() : "the edited text violates " + after.violations().stream()
+          .map(v -> v.ref().column() + " " + v.ref().role() + " " + v.policy()).toList());
+    }
+    if (!p.keepsResult()) {
+      return new CheckedEdit(p, edited, true, true, null);
+    }
+    if (runner == null) {
+      return new CheckedEdit(p, edited, true, false, "no database to compare the results on");
+    }
+    Execution before;
+    Execution now;
+    synchronized (runner) {
+      before = runner.run(gold.dbId(), sql);
+      now = runner.run(gold.dbId(), edited);
+    }
+    if (before.status() != Execution.Status.OK || now.status() != Execution.Status.OK) {
+      return new CheckedEdit(p, edited, true, false, "not both run: " + before.status() + ", " + now.status()
+          + (now.message() == null ? "" : " (" + now.message() + ")"));
+    }
+    boolean same = ResultComparison.STRICT.matches(before, now, sql);
+    return new CheckedEdit(p, edited, true, same, same ? null : "the edited text gives other rows on the database");
+  }
+
+  /** The violations of a text, by the permission rules alone (no clarification asked). */
+  private Check violationsOf(GoldRecord gold, String sql) {
+    SqlAnalysis analysis;
+    try {
+      analysis = analyzer(gold.dbId()).analyse(sql);
+    } catch (SqlAnalysisException | StackOverflowError e) {
+      return new Check(null, String.valueOf(e.getMessage()), List.of(), null, List.of(), List.of(), List.of());
+    }
+    List<ColumnRef> refs = analysis.columnRefs();
+    List<Violation> violations = engine.violations(refs, QuestionScorer.policed(gold, schemas.get(gold.dbId()), refs),
+        null, "clarify-check");
+    return new Check(analysis, null, violations, null, List.of(), List.of(), List.of());
   }
 
   /**
@@ -139,6 +232,32 @@ public final class PolicyClarifier {
       throw new IllegalArgumentException(step.code() + " gives references " + found + ", expected " + expected + ": " + edited);
     }
     return edited;
+  }
+
+  /**
+   * The columns a record's gold SQL uses, in words: {@code singer.name (selected), singer.age
+   * (averaged)}, each column and use once, in text order; "no column" for none.
+   */
+  public String columnsInWords(GoldRecord gold) {
+    if (gold.goldSql() == null || gold.refuse()) {
+      return "no column";
+    }
+    java.util.Set<String> words = new java.util.LinkedHashSet<>();
+    try {
+      for (ColumnRef r : analyzer(gold.dbId()).analyse(gold.goldSql()).columnRefs()) {
+        words.add(r.column() + " (" + use(r) + ")");
+      }
+    } catch (SqlAnalysisException | StackOverflowError e) {
+      return "the columns of its gold SQL";
+    }
+    return words.isEmpty() ? "no column" : String.join(", ", words);
+  }
+
+  private static String use(ColumnRef r) {
+    if (r.role() == Role.AggArg) {
+      return new String[] {"", "its maximum", "its minimum", "counted", "summed", "averaged"}[r.aggId()];
+    }
+    return r.role() == Role.SelectExpr ? "selected" : r.role() == Role.JoinCond ? "to join" : "to filter, group or order";
   }
 
   private SqlAnalyzer analyzer(String dbId) {

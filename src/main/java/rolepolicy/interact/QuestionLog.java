@@ -74,11 +74,21 @@ public record QuestionLog(
    * @param askedBy {@code rules} (a policy clarification) or {@code model}
    * @param rule the rule that worded it, for a policy clarification
    * @param perplexity the asking model's perplexity, or null
+   * @param notOffered the edits the rules proposed whose check failed, with why; null when none
    */
-  @JsonPropertyOrder({"order", "round", "asked_by", "question", "options", "rule", "perplexity"})
+  @JsonPropertyOrder({"order", "round", "asked_by", "question", "options", "rule", "perplexity", "not_offered"})
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  public record CqEntry(int order, int round, @JsonProperty("asked_by") String askedBy, String question,
-      List<Option> options, String rule, Double perplexity) {}
+  public record CqEntry(
+      int order, int round, @JsonProperty("asked_by") String askedBy, String question, List<Option> options, String rule,
+      Double perplexity, @JsonProperty("not_offered") List<NotOffered> notOffered) {
+    public CqEntry(int order, int round, String askedBy, String question, List<Option> options, String rule) {
+      this(order, round, askedBy, question, options, rule, null, null);
+    }
+  }
+
+  /** A proposed edit that was not offered: its code, the rule that proposed it, and why its check failed. */
+  @JsonPropertyOrder({"code", "rule", "why"})
+  public record NotOffered(String code, String rule, String why) {}
 
   /** One option of a policy clarification and the rule that offered it. */
   @JsonPropertyOrder({"code", "text", "rule"})

@@ -84,6 +84,21 @@ public final class SqlEdits {
   }
 
   /**
+   * Counts rows instead of a column: {@code count(T2.id)} → {@code count(*)}; with {@code notNull},
+   * the query's one SELECT block also keeps only the rows where the column is not NULL ({@link
+   * RowFilter}).
+   */
+  public static String countStar(String sql, TextRef ref, boolean notNull) {
+    Span aggregate = require(ref.aggregateSpan(), ref, "is not under an aggregate");
+    String column = text(sql, ref.columnSpan());
+    if (!text(sql, aggregate).matches("(?is)count\\s*\\(\\s*" + Pattern.quote(column) + "\\s*\\)")) {
+      throw new IllegalArgumentException("reference " + ref + " is not the bare argument of COUNT: " + text(sql, aggregate));
+    }
+    String counted = splice(sql, ref.columnSpan(), "*");
+    return notNull ? RowFilter.and(counted, column + " IS NOT NULL") : counted;
+  }
+
+  /**
    * Appends {@code , T1.email} to the top-level SELECT list, qualified by the table's alias if it
    * has one, else by its name as written.
    */

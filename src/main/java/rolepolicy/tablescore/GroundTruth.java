@@ -17,8 +17,10 @@ import rolepolicy.spider.InputException;
 /**
  * A dataset's ground-truth tables in DuckDB. Each CSV is read as text and every column cast by
  * its attribute's {@code value_type}, not by DuckDB's type guessing: {@code int} and {@code float}
- * after trimming and dropping thousands separators (a cell that is not such a number becomes
- * NULL and is counted), {@code str} and {@code multi_str} trimmed; a blank cell is NULL.
+ * after trimming and dropping thousands separators, {@code str} and {@code multi_str} trimmed; a
+ * blank cell is NULL. An {@code int} column holding a number with a fraction is read as {@code
+ * float}, so the value is kept (counted as widened); a cell of a number column that is no number
+ * at all becomes NULL (counted as a cast failure): the column stays numeric, as queries compare it.
  *
  * <p>Table names: in a dataset of several CSV files, a file's stem is its table's name; a dataset
  * of one file is queried under several names, so there every name its queries use reads that file.
@@ -29,6 +31,8 @@ public final class GroundTruth implements AutoCloseable {
   private final Map<String, List<String>> columns = new LinkedHashMap<>();
   /** Per table (as loaded), per column: cells that were not a number of the column's type. */
   private final Map<String, Map<String, Integer>> castFailures = new TreeMap<>();
+  /** Per table (as loaded), per int column read as float: its cells with a fraction. */
+  private final Map<String, Map<String, Integer>> widened = new TreeMap<>();
 
   private GroundTruth(DuckDb db) {
     this.db = db;
@@ -90,12 +94,16 @@ public final class GroundTruth implements AutoCloseable {
     }
     Execution header = db.query("SELECT * FROM " + raw + " LIMIT 0");
     Map<String, Attributes.Attribute> typed = attributes.table(name);
+    Map<String, Integer> fractions = fractions(raw, header.columns(), typed);
+    if (!fractions.isEmpty()) {
+      widened.put(name, fractions);
+    }
     List<String> casts = new ArrayList<>();
     List<String> failures = new ArrayList<>();
     List<String> numeric = new ArrayList<>();
     for (String column : header.columns()) {
       Attributes.Attribute attribute = typed == null ? null : typed.get(column.toLowerCase(Locale.ROOT));
-      String type = attribute == null ? "str" : attribute.valueType();
+      String type = attribute == null ? "str" : fractions.containsKey(column) ? "float" : attribute.valueType();
       String cell = DuckDb.identifier(column);
       String cast = cast(cell, type);
       casts.add(cast + " AS " + cell);
@@ -123,6 +131,33 @@ public final class GroundTruth implements AutoCloseable {
     columns.put(name.toLowerCase(Locale.ROOT), header.columns());
   }
 
+  /** The int columns holding numbers with a fraction, with how many such cells. */
+  private Map<String, Integer> fractions(String raw, List<String> header, Map<String, Attributes.Attribute> typed)
+      throws SQLException {
+    List<String> ints = new ArrayList<>();
+    List<String> counts = new ArrayList<>();
+    for (String column : header) {
+      Attributes.Attribute attribute = typed == null ? null : typed.get(column.toLowerCase(Locale.ROOT));
+      if (attribute != null && attribute.valueType().equals("int")) {
+        String number = cast(DuckDb.identifier(column), "float");
+        ints.add(column);
+        counts.add("count(*) FILTER (WHERE " + number + " <> floor(" + number + "))");
+      }
+    }
+    Map<String, Integer> found = new TreeMap<>();
+    if (ints.isEmpty()) {
+      return found;
+    }
+    List<Object> row = db.query("SELECT " + String.join(", ", counts) + " FROM " + raw).rows().get(0);
+    for (int i = 0; i < ints.size(); i++) {
+      int n = ((Number) row.get(i)).intValue();
+      if (n > 0) {
+        found.put(ints.get(i), n);
+      }
+    }
+    return found;
+  }
+
   /** The cast of one text cell to a value type (see the class comment). */
   static String cast(String cell, String type) {
     String trimmed = "NULLIF(TRIM(" + cell + "), '')";
@@ -147,6 +182,11 @@ public final class GroundTruth implements AutoCloseable {
   /** Cells of int and float columns that were not such a number, by table and column. */
   public Map<String, Map<String, Integer>> castFailures() {
     return castFailures;
+  }
+
+  /** Int columns read as float because cells hold a fraction: their such cells, by table and column. */
+  public Map<String, Map<String, Integer>> widened() {
+    return widened;
   }
 
   public Execution query(String sql) {

@@ -9,10 +9,11 @@ import java.util.Map;
 import java.util.function.Predicate;
 
 /** {@code summary.json}: the figures by dataset and category, and every query not scored with why. */
-@JsonPropertyOrder({"results", "judge", "all", "datasets", "not_scored"})
+@JsonPropertyOrder({"results", "judge", "readings", "all", "datasets", "not_scored"})
 public record Summary(
     String results,
     String judge,
+    String readings,
     Figures all,
     Map<String, DatasetFigures> datasets,
     @JsonProperty("not_scored") List<QueryOutcome> notScored) {
@@ -37,15 +38,20 @@ public record Summary(
     }
   }
 
-  /** One dataset: its figures, by category, and cells of its ground truth that were not numbers. */
-  @JsonPropertyOrder({"all", "categories", "cast_failures"})
+  /**
+   * One dataset: its figures, by category, cells of its ground truth that were not numbers (NULL),
+   * and cells of int columns with a fraction (kept: the column read as float).
+   */
+  @JsonPropertyOrder({"all", "categories", "cast_failures", "widened"})
   public record DatasetFigures(
       Figures all,
       Map<String, Figures> categories,
-      @JsonProperty("cast_failures") Map<String, Map<String, Integer>> castFailures) {}
+      @JsonProperty("cast_failures") Map<String, Map<String, Integer>> castFailures,
+      Map<String, Map<String, Integer>> widened) {}
 
-  static Summary of(String results, String judge, List<QueryOutcome> outcomes,
-      Map<String, Map<String, Map<String, Integer>>> castFailures) {
+  static Summary of(String results, String judge, String readings, List<QueryOutcome> outcomes,
+      Map<String, Map<String, Map<String, Integer>>> castFailures,
+      Map<String, Map<String, Map<String, Integer>>> widened) {
     Map<String, DatasetFigures> datasets = new LinkedHashMap<>();
     for (String dataset : outcomes.stream().map(QueryOutcome::dataset).distinct().toList()) {
       List<QueryOutcome> of = select(outcomes, o -> o.dataset().equals(dataset));
@@ -54,9 +60,9 @@ public record Summary(
         categories.put(category, Figures.of(select(of, o -> o.category().equals(category))));
       }
       datasets.put(dataset, new DatasetFigures(Figures.of(of), categories,
-          castFailures.getOrDefault(dataset, Map.of())));
+          castFailures.getOrDefault(dataset, Map.of()), widened.getOrDefault(dataset, Map.of())));
     }
-    return new Summary(results, judge, Figures.of(outcomes), datasets,
+    return new Summary(results, judge, readings, Figures.of(outcomes), datasets,
         select(outcomes, o -> o.status() != QueryOutcome.Status.SCORED));
   }
 

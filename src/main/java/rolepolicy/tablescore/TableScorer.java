@@ -12,7 +12,8 @@ import java.util.function.Function;
  * Scores a result table against the gold result, column by column (docs/result-tables.md).
  *
  * <p>With key columns, result rows are matched to gold rows of the same key; rows that share a
- * key are paired in the order of their values. Each scored column then gets precision = right
+ * key are paired in the order of their values (file order under {@link Readings#AUTHORS}). Each
+ * scored column then gets precision = right
  * cells / result rows and recall = right cells / gold rows (multi-valued cells count fractions of
  * a cell; aggregates score 1 / (1 + relative error) per cell, over the larger row count). Without
  * key columns (only where the gold has none, as in Spider), each column's cells are compared as
@@ -23,9 +24,15 @@ public final class TableScorer {
   public static final String MULTI_SEPARATOR = "||";
 
   private final CellJudge judge;
+  private final Readings readings;
 
   public TableScorer(CellJudge judge) {
+    this(judge, Readings.OURS);
+  }
+
+  public TableScorer(CellJudge judge, Readings readings) {
     this.judge = judge;
+    this.readings = readings;
   }
 
   /**
@@ -81,9 +88,9 @@ public final class TableScorer {
   }
 
   /** The pseudo-column "(rows)": matched rows over result rows and over gold rows. */
-  private static ColumnScore rowsAsAnswer(int matched, int g, int r) {
+  private ColumnScore rowsAsAnswer(int matched, int g, int r) {
     if (g == 0 || r == 0) {
-      double s = g == 0 && r == 0 ? 1 : 0;
+      double s = readings.empty(g, r);
       return ColumnScore.of(ROWS, ColumnRole.KEY, s, s);
     }
     return ColumnScore.of(ROWS, ColumnRole.KEY, (double) matched / r, (double) matched / g);
@@ -93,7 +100,7 @@ public final class TableScorer {
   public static final String ROWS = "(rows)";
 
   /** Gold and result row pairs with equal keys, sorted by key. */
-  private static List<int[]> pairByKey(
+  private List<int[]> pairByKey(
       Table gold, Table result, List<Integer> keys, int[] resultIndex, List<String> warnings) {
     Map<List<String>, List<Integer>> goldGroups = group(gold.rows(), keys, k -> k);
     Map<List<String>, List<Integer>> resultGroups = group(result.rows(), keys, k -> resultIndex[k]);
@@ -106,13 +113,14 @@ public final class TableScorer {
       }
     }
     if (repeated > 0) {
-      warnings.add(repeated + " key value(s) repeat among the matched rows; rows sharing a key are paired in the order of their values");
+      warnings.add(repeated + " key value(s) repeat among the matched rows; rows sharing a key are paired in "
+          + (readings == Readings.OURS ? "the order of their values" : "file order"));
     }
     matchedKeys.sort(KEY_ORDER);
     List<int[]> pairs = new ArrayList<>();
     for (List<String> key : matchedKeys) {
-      List<Integer> g = byValues(goldGroups.get(key), gold.rows());
-      List<Integer> r = byValues(resultGroups.get(key), result.rows());
+      List<Integer> g = readings == Readings.OURS ? byValues(goldGroups.get(key), gold.rows()) : goldGroups.get(key);
+      List<Integer> r = readings == Readings.OURS ? byValues(resultGroups.get(key), result.rows()) : resultGroups.get(key);
       for (int i = 0; i < Math.min(g.size(), r.size()); i++) {
         pairs.add(new int[] {g.get(i), r.get(i)});
       }
@@ -197,11 +205,11 @@ public final class TableScorer {
       }
     }
     if (column.role() == ColumnRole.AGGREGATE) {
-      double s = g == 0 && r == 0 ? 1 : ratio(precisionSum, Math.max(g, r));
+      double s = g == 0 && r == 0 ? readings.empty(g, r) : ratio(precisionSum, Math.max(g, r));
       return new ColumnScore(column.name(), column.role(), s, s, s);
     }
     if (g == 0 || r == 0) {
-      double s = g == 0 && r == 0 ? 1 : 0;
+      double s = readings.empty(g, r);
       return ColumnScore.of(column.name(), column.role(), s, s);
     }
     return ColumnScore.of(column.name(), column.role(), precisionSum / r, recallSum / g);
@@ -255,11 +263,11 @@ public final class TableScorer {
   }
 
   /** Without keys: each column's cells as multisets (or position by position when ordered). */
-  private static ColumnScore byValue(ScoredColumn column, Table gold, Table result, int gc, int rc, boolean ordered) {
+  private ColumnScore byValue(ScoredColumn column, Table gold, Table result, int gc, int rc, boolean ordered) {
     int g = gold.rows().size();
     int r = result.rows().size();
     if (g == 0 || r == 0) {
-      double s = g == 0 && r == 0 ? 1 : 0;
+      double s = readings.empty(g, r);
       return ColumnScore.of(column.name(), column.role(), s, s);
     }
     int right = 0;

@@ -40,7 +40,13 @@ public final class UdaBench {
    */
   public record Options(
       Path root, List<String> datasets, Path results, Path out, KeyColumns keys, CellJudge judge,
-      String judgeName, double timeoutSeconds) {}
+      String judgeName, double timeoutSeconds, Readings readings) {
+    /** With this project's readings. */
+    public Options(Path root, List<String> datasets, Path results, Path out, KeyColumns keys, CellJudge judge,
+        String judgeName, double timeoutSeconds) {
+      this(root, datasets, results, out, keys, judge, judgeName, timeoutSeconds, Readings.OURS);
+    }
+  }
 
   /** {@code sql.json}: the query and each selected attribute's description and value type. */
   @JsonPropertyOrder({"dataset", "category", "file", "query", "label", "sql", "gold_sql", "aggregation", "columns"})
@@ -74,7 +80,7 @@ public final class UdaBench {
 
   public UdaBench(Options options) {
     this.options = options;
-    this.scorer = new TableScorer(options.judge());
+    this.scorer = new TableScorer(options.judge(), options.readings());
   }
 
   /** The dataset folders under the root: those with an attribute file, by name. */
@@ -113,17 +119,18 @@ public final class UdaBench {
   public Summary run(Consumer<String> progress) {
     List<QueryOutcome> outcomes = new ArrayList<>();
     Map<String, Map<String, Map<String, Integer>>> castFailures = new LinkedHashMap<>();
+    Map<String, Map<String, Map<String, Integer>>> widened = new LinkedHashMap<>();
     try (AtomicOutput output = new AtomicOutput(options.out())) {
       for (Path dataset : datasets(options.root(), options.datasets())) {
         String name = dataset.getFileName().toString();
-        List<QueryOutcome> of = dataset(dataset, output, castFailures);
+        List<QueryOutcome> of = dataset(dataset, output, castFailures, widened);
         outcomes.addAll(of);
         progress.accept(name + ": " + of.size() + " queries, "
             + of.stream().filter(o -> o.status() == Status.SCORED).count() + " scored");
       }
       Summary summary = Summary.of(
           options.results() == null ? "the gold result itself (self-check)" : options.results().toString(),
-          options.judgeName(), outcomes, castFailures);
+          options.judgeName(), options.readings().label(), outcomes, castFailures, widened);
       DatasetWriter.write(output.stage(options.out().resolve("summary.json")), summary);
       output.commit();
       return summary;
@@ -155,13 +162,16 @@ public final class UdaBench {
   }
 
   private List<QueryOutcome> dataset(Path folder, AtomicOutput output,
-      Map<String, Map<String, Map<String, Integer>>> castFailures) {
+      Map<String, Map<String, Map<String, Integer>>> castFailures, Map<String, Map<String, Map<String, Integer>>> widened) {
     Dataset dataset = read(folder);
     String name = dataset.name();
     List<QueryOutcome> outcomes = new ArrayList<>();
     try (GroundTruth truth = dataset.load(options.timeoutSeconds())) {
       if (!truth.castFailures().isEmpty()) {
         castFailures.put(name, truth.castFailures());
+      }
+      if (!truth.widened().isEmpty()) {
+        widened.put(name, truth.widened());
       }
       for (Map.Entry<Path, List<QueryFile.Query>> file : dataset.files().entrySet()) {
         String category = file.getKey().getParent().getFileName().toString();

@@ -104,6 +104,7 @@ class EvaluateCommandTest {
     List<String> lines = r.out().lines().toList();
     assertTrue(lines.stream().anyMatch(l -> l.matches("exact set match \\(EM\\) +50\\.0% +0\\.0% +100\\.0%")), r.out());
     for (String row : List.of("  scored questions +2 +2 +2", "  unparsed / gold unparsed +0 / 0 +0 / 0 +0 / 0",
+        "  EM, Spider's script +50\\.0% +0\\.0% +100\\.0%", "  differing / gold fails +0 / 0 +0 / 0 +0 / 0",
         "  EM easy \\(2\\) +50\\.0% +0\\.0% +100\\.0%", "  EM extra \\(0\\) +- +- +-",
         "  EX easy +50\\.0% +- +100\\.0%", "  EX extra +- +- +-")) {
       assertTrue(lines.stream().anyMatch(l -> l.matches(row)), row + "\n" + r.out());
@@ -132,7 +133,10 @@ class EvaluateCommandTest {
     assertTrue(q.get(2).has("em") && q.get(2).get("em").isNull(), "em is null for a REFUSE gold label");
     assertFalse(q.get(2).has("hardness"));
     assertEquals(List.of("id", "db_id", "question", "gold", "prediction", "sql", "analysis", "violations", "compliant",
-        "execution", "execution_detail", "columns", "em", "hardness", "outcome", "why"), fieldNames(q.get(0)));
+        "execution", "execution_detail", "columns", "em", "em_script", "hardness", "outcome", "why"), fieldNames(q.get(0)));
+    assertTrue(q.get(0).get("em_script").asBoolean(), "the script reads both texts alike");
+    assertEquals(1, model.at("/script/match").asInt());
+    assertEquals(0, model.at("/script/differ").size());
     assertEquals("How many singers do we have?", q.get(0).get("question").asText());
     assertEquals("SELECT count(*) FROM singer AS T1", q.get(0).get("sql").asText());
     assertFalse(q.get(2).has("sql"), "a refusal has no SQL");

@@ -75,6 +75,29 @@ class ScoreTablesCommandTest {
   }
 
   @Test
+  void theAuthorsReadingsScoreBothEmptyZero() throws IOException {
+    Path root = uda();
+    Files.writeString(root.resolve("People/Select/select_queries.sql"),
+        "-- Query 1: select (people)\nSELECT name FROM people WHERE age > 99;\n");
+    Path result = dir.resolve("results/People/Select/select_queries/1/result.csv");
+    Files.createDirectories(result.getParent());
+    Files.writeString(result, "id,name\n");
+    for (String readings : new String[] {"ours", "authors"}) {
+      Path out = dir.resolve("out-" + readings);
+      Result r = run("score-tables", "--uda", root.toString(), "--results", dir.resolve("results").toString(),
+          "--out", out.toString(), "--readings", readings);
+      assertEquals(0, r.code(), r.err());
+      String figure = readings.equals("ours") ? "1.000   1.000  1.000" : "0.000   0.000  0.000";
+      assertTrue(r.out().contains("People   Select          1    1       1      " + figure), r.out());
+      assertTrue(Files.readString(out.resolve("summary.json")).contains("\"readings\" : \"" + readings + "\""));
+      assertEquals(readings.equals("authors"), r.out().contains("readings: the authors' (both empty score 0;"), r.out());
+    }
+    Result bad = run("score-tables", "--uda", root.toString(), "--gold-as-result", "--readings", "theirs");
+    assertEquals(2, bad.code());
+    assertTrue(bad.err().contains("--readings must be ours or authors, not 'theirs'"), bad.err());
+  }
+
+  @Test
   void badCommandLinesAndBadFoldersAreNamed() throws IOException {
     Result neither = run("score-tables", "--uda", uda().toString());
     assertEquals(2, neither.code());

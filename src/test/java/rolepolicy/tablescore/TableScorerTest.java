@@ -206,4 +206,40 @@ class TableScorerTest {
     assertEquals(1.0 / 3, s.precision(), EPS);
     assertEquals(0.5, s.recall(), EPS);
   }
+
+  @Test
+  void bothEmptyScoreOneOrZeroByTheReadings() {
+    Table empty = table(List.of("id", "name"), List.of());
+    TableScore ours = score(List.of(ID, NAME), empty, empty);
+    assertEquals(1.0, ours.f1(), EPS);
+    // the authors' evaluator: P = right / result rows = 0/0, counted 0
+    TableScore authors = new TableScorer(new NormalisingJudge(1e-6), Readings.AUTHORS)
+        .score(List.of(ID, NAME), empty, empty, identity(2), false);
+    assertEquals(0.0, authors.precision(), EPS);
+    assertEquals(0.0, authors.recall(), EPS);
+    assertEquals(0.0, authors.f1(), EPS);
+    // without keys, and with keys only, alike
+    assertEquals(0.0, new TableScorer(new NormalisingJudge(1e-6), Readings.AUTHORS)
+        .score(List.of(NAME), table(List.of("name"), List.of()), table(List.of("name"), List.of()), identity(1), false).f1(), EPS);
+    assertEquals(0.0, new TableScorer(new NormalisingJudge(1e-6), Readings.AUTHORS)
+        .score(List.of(ID), table(List.of("id"), List.of()), table(List.of("id"), List.of()), identity(1), false).f1(), EPS);
+    assertEquals(1.0, score(List.of(ID), table(List.of("id"), List.of()), table(List.of("id"), List.of())).f1(), EPS);
+  }
+
+  @Test
+  void rowsSharingAnIdArePairedInValueOrderOrFileOrder() {
+    // two entities of document 1, listed in the other order by the result
+    Table gold = table(List.of("id", "name"), List.of(row(1L, "Ann"), row(1L, "Bob")));
+    Table result = table(List.of("id", "name"), List.of(row("1", "Bob"), row("1", "Ann")));
+    TableScore ours = score(List.of(ID, NAME), gold, result);
+    assertEquals(1.0, ours.f1(), EPS);
+    assertEquals(List.of("1 key value(s) repeat among the matched rows; rows sharing a key are paired in the order of their values"),
+        ours.warnings());
+    // file order: Ann with Bob, Bob with Ann, both wrong
+    TableScore authors = new TableScorer(new NormalisingJudge(1e-6), Readings.AUTHORS)
+        .score(List.of(ID, NAME), gold, result, identity(2), false);
+    assertEquals(0.0, authors.f1(), EPS);
+    assertEquals(List.of("1 key value(s) repeat among the matched rows; rows sharing a key are paired in file order"),
+        authors.warnings());
+  }
 }

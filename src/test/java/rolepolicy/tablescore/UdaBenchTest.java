@@ -152,6 +152,37 @@ class UdaBenchTest {
   }
 
   @Test
+  void finanRow71WithTheDocumentsDecimalsScoresRight() throws IOException {
+    // Finan row 71 holds numbers with a fraction in int columns: the column is read as float and the value kept
+    String query = "Finan/Select/select_queries/7";
+    List<List<String>> t = gold(query);
+    int profit = t.get(0).indexOf("bussiness_profit");
+    int id = t.get(0).indexOf("id");
+    List<List<String>> table = new ArrayList<>(List.of(t.get(0)));
+    for (List<String> r : t.subList(1, t.size())) {
+      List<String> written = new ArrayList<>(r);
+      if (r.get(id).equals("71")) {
+        written.set(profit, "525804201.3"); // the document's value
+      }
+      table.add(written);
+    }
+    Path results = temp.resolve("finan");
+    result(results, query, table);
+    Path out = temp.resolve("finan-out");
+    Summary s = run(TestData.udaDir(), List.of("Finan"), results, out);
+    JsonNode a = acc(out, query);
+    assertEquals(1.0, a.get("avg_precision").asDouble(), 1e-12);
+    assertEquals(1.0, a.get("avg_recall").asDouble(), 1e-12);
+    Map<String, Map<String, Integer>> widened = s.datasets().get("Finan").widened();
+    assertEquals(Map.of("Finan", Map.of("bussiness_profit", 1, "cash_reserves", 1, "net_assets", 1,
+        "net_profit_or_loss", 1, "total_assets", 1)), widened);
+    // text in a number column is still not a number: NULL, counted
+    assertEquals(Map.of("Finan", Map.of("bussiness_cost", 1, "bussiness_sales", 1, "total_Debt", 1)),
+        s.datasets().get("Finan").castFailures());
+    assertEquals("ours", s.readings());
+  }
+
+  @Test
   void multiValuesReorderedOrPartlyWrong() throws IOException {
     Path results = temp.resolve("multi");
     // Art Select 4: nationality (multi_str), id

@@ -78,7 +78,7 @@ final class FixedSet {
   /** The policy clarification of every record's original SQL and of each rewrite step's SQL. */
   private void clarifications(KieBase rules, Path output, StringBuilder out) throws IOException {
     QuestionEngine engine = new QuestionEngine(rules);
-    PolicyClarifier clarifier = new PolicyClarifier(engine, TestData.schemas());
+    PolicyClarifier clarifier = new PolicyClarifier(engine, TestData.schemas(), TestData.spiderRunner());
     JsonNode records = new ObjectMapper().readTree(output.toFile());
     for (InteractQuestion q : QuestionSet.read(output)) {
       List<String> texts = new java.util.ArrayList<>(List.of(q.policy().record().originalSql()));
@@ -90,7 +90,8 @@ final class FixedSet {
           var refs = check.analysis().columnRefs();
           long stray = engine.fireText(refs, new QueryShape(check.analysis().selectStar(), false, check.analysis().setOperation()),
                   QuestionScorer.policed(q.policy().record(), TestData.schemas().get(q.dbId()), refs), step, List.of(), null, "silent")
-              .stream().filter(f -> f instanceof ClarificationQuestion || f instanceof ClarificationOption).count();
+              .stream().filter(f -> f instanceof ClarificationQuestion || f instanceof ClarificationOption
+                  || f instanceof rolepolicy.model.ProposedEdit).count();
           if (stray > 0) {
             out.append(q.id()).append(' ').append(step).append(": ").append(stray).append(" clarification facts unasked\n");
           }
