@@ -1,0 +1,67 @@
+package rolepolicy.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.kie.api.KieBase;
+import rolepolicy.spider.InputException;
+
+/** The rule files of a folder, compiled: the files read, the rules listed, a broken file named with its line. */
+class RuleBaseTest {
+  @TempDir Path dir;
+
+  private Path copyOfRules() throws Exception {
+    Path rules = Files.createDirectories(dir.resolve("rules"));
+    for (Path f : RuleBase.ruleFiles(Path.of("rules"))) {
+      Files.copy(f, rules.resolve(f.getFileName()));
+    }
+    return rules;
+  }
+
+  @Test
+  void onlyDrlFilesAreRuleFilesInNameOrder() throws Exception {
+    Path rules = copyOfRules();
+    Files.writeString(rules.resolve("notes.txt"), "not a rule file");
+    Files.writeString(rules.resolve("policy.drl.bak"), "not a rule file either");
+    assertEquals(List.of("clarify.drl", "negatives.drl", "overrides.drl", "permissions.drl", "policy.drl", "rewrites.drl"),
+        RuleBase.ruleFiles(rules).stream().map(p -> p.getFileName().toString()).toList());
+    InputException none = assertThrows(InputException.class, () -> RuleBase.ruleFiles(Files.createDirectories(dir.resolve("empty"))));
+    assertEquals(dir.resolve("empty") + ": no .drl rule files", none.getMessage());
+    assertEquals(dir.resolve("absent") + ": rules folder not found",
+        assertThrows(InputException.class, () -> RuleBase.ruleFiles(dir.resolve("absent"))).getMessage());
+  }
+
+  @Test
+  void everyRuleIsListedByFileThenInItsFilesOrder() throws Exception {
+    KieBase base = RuleBase.load(copyOfRules());
+    List<RuleBase.RuleName> rules = RuleBase.rules(base);
+    assertEquals(new RuleBase.RuleName("clarify.drl", rules.get(0).rule()), rules.get(0));
+    assertEquals(rules.stream().map(RuleBase.RuleName::file).sorted().toList(),
+        rules.stream().map(RuleBase.RuleName::file).toList(), "grouped by file name");
+    List<String> policy = rules.stream().filter(r -> r.file().equals("policy.drl")).map(RuleBase.RuleName::rule).toList();
+    assertEquals("Key columns (_id, id_, id) are JoinOnly", policy.get(0));
+    assertEquals("Every other column is Public", policy.get(policy.size() - 1));
+    assertTrue(rules.contains(new RuleBase.RuleName("rewrites.drl", "R2: wrap a selected AggOnly column in AVG")));
+  }
+
+  @Test
+  void aBrokenFileIsNamedWithItsLine() throws Exception {
+    Path rules = copyOfRules();
+    Path policy = rules.resolve("policy.drl");
+    List<String> lines = new java.util.ArrayList<>(Files.readAllLines(policy));
+    int at = lines.indexOf(lines.stream().filter(l -> l.strip().startsWith("then")).findFirst().orElseThrow());
+    lines.set(at, "  thn");
+    Files.write(policy, lines);
+    RuleFileException e = assertThrows(RuleFileException.class, () -> RuleBase.load(rules));
+    assertTrue(e.getMessage().startsWith(policy + ":"), e.getMessage());
+    assertTrue(e.getMessage().matches("(?s)" + java.util.regex.Pattern.quote(policy.toString()) + ":\\d+: .+"), e.getMessage());
+    assertFalse(e.getMessage().contains("Parser returned a null Package"), e.getMessage());
+  }
+}
