@@ -122,4 +122,32 @@ class ModelAnswerTest {
     assertFalse(ModelAnswer.isMarker(question, "NO AMBIGUITY"));
     assertFalse(ModelAnswer.isMarker("NO AMBIGUITY in the tables, but which year?\nA. 2014", "NO AMBIGUITY"));
   }
+
+  @Test
+  void aPredictionIsOneLineWithCommentsDroppedAndStringsKept() {
+    assertEquals("SELECT a, 'x y' FROM t WHERE b = 1",
+        ModelAnswer.oneLine("SELECT a,   \n   'x\ny' -- the name\nFROM t\r\n  WHERE b = 1  \n"));
+    assertEquals("SELECT \"a--b\" FROM t", ModelAnswer.oneLine("SELECT \"a--b\"\nFROM t"));
+    assertEquals("SELECT a - b FROM t", ModelAnswer.oneLine("SELECT a - b\nFROM t"));
+    assertEquals("SELECT `x` FROM t", ModelAnswer.read("```sql\nSELECT `x`\n  FROM t;\n```").prediction());
+    assertEquals("", ModelAnswer.read("I cannot tell.").prediction());
+  }
+
+  @Test
+  void aMarkerCountsOnlyWhenTheAnswerSaysItAlone() {
+    assertTrue(ModelAnswer.isMarker("**NO AMBIGUITY.**", "NO AMBIGUITY"));
+    assertTrue(ModelAnswer.isMarker("no ambiguity\nThe question is clear.", "NO AMBIGUITY"));
+    assertFalse(ModelAnswer.isMarker("Which year? (pick D if you see no ambiguity)", "NO AMBIGUITY"));
+    assertFalse(ModelAnswer.isMarker("NO AMBIGUITY\nOr did you mean the year?", "NO AMBIGUITY"));
+    assertFalse(ModelAnswer.isMarker("", "NO AMBIGUITY"));
+    assertFalse(ModelAnswer.isMarker(null, "NO AMBIGUITY"));
+  }
+
+  @Test
+  void refuseInsideTheCodeBlockBeforeSqlInProseIsARefusal() {
+    ModelAnswer.Read read = ModelAnswer.read("SELECT is not possible here.\n```\nREFUSE: it needs singer.age\n```");
+    assertEquals(ModelAnswer.Kind.REFUSE, read.kind());
+    assertEquals("it needs singer.age", read.reason());
+    assertEquals("REFUSE", read.prediction());
+  }
 }
