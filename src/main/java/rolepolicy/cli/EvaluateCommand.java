@@ -9,6 +9,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import rolepolicy.bench.Phases;
 import rolepolicy.engine.RuleBase;
 import rolepolicy.evaluate.Evaluation;
 import rolepolicy.evaluate.Evaluator;
@@ -63,17 +64,26 @@ public final class EvaluateCommand implements Callable<Integer> {
     if (!(timeout > 0)) {
       throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--timeout must be positive");
     }
+    Phases.mark("JVM start, picocli");
     List<GoldRecord> records = Evaluator.readDataset(dataset);
     List<String> predicted = PredictionReader.read(predictions, records);
-    Evaluation.Settings settings = new Evaluation.Settings(dataset.toString(), SchemaReader.read(tables), databases, timeout, RuleBase.load(rules));
+    Phases.mark("dataset and predictions read");
+    var schemas = SchemaReader.read(tables);
+    Phases.mark("tables.json read");
+    var base = RuleBase.load(rules);
+    Phases.mark("rules built");
+    Evaluation.Settings settings = new Evaluation.Settings(dataset.toString(), schemas, databases, timeout, base);
     Evaluation.Outcome outcome = Evaluation.score(settings, records, predicted, predictions.toString());
     try (AtomicOutput output = new AtomicOutput()) {
       Evaluation.stage(output, out, outcome);
       output.commit();
     }
+    Phases.mark("metrics.json, per_question.jsonl written");
     PrintWriter w = spec.commandLine().getOut();
     MetricsTable.print(w, outcome.metrics());
     w.println("wrote " + out.resolve(Evaluation.METRICS) + " and " + out.resolve(Evaluation.PER_QUESTION));
+    Phases.mark("table printed");
+    Phases.printSums();
     return 0;
   }
 }

@@ -50,7 +50,9 @@ public final class SqliteRunner implements AutoCloseable {
   private Execution run(String dbId, String sql, int maxRows, boolean cut) {
     Connection connection;
     try {
+      long t = rolepolicy.bench.Phases.start();
       connection = connection(dbId);
+      rolepolicy.bench.Phases.add("connection lookup/open", t);
     } catch (SQLException e) {
       return Execution.failed(Execution.Status.NO_DATABASE, databaseFile(dbId) + ": " + e.getMessage());
     }

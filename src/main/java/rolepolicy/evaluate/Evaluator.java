@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import rolepolicy.bench.Phases;
 import rolepolicy.spider.InputException;
 import rolepolicy.spider.SchemaReader;
 
@@ -69,11 +70,14 @@ public final class Evaluator {
   public Map<String, Metrics> compare(List<GoldRecord> dataset, List<QuestionResult> model) {
     Map<String, Metrics> metrics = new LinkedHashMap<>();
     boolean em = scorer.exactMatch();
+    Phases.mark("model scored");
     metrics.put(MODEL, Metrics.of(model, executed, em));
     metrics.put(ALWAYS_REFUSE,
         Metrics.of(score(dataset, Collections.nCopies(dataset.size(), QuestionScorer.REFUSE)), executed, em));
+    Phases.mark("always_refuse scored");
     metrics.put(ORIGINAL_SQL,
         Metrics.of(score(dataset, dataset.stream().map(GoldRecord::originalSql).toList()), executed, em));
+    Phases.mark("original_sql scored");
     return metrics;
   }
 }
