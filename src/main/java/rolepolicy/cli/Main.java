@@ -41,6 +41,7 @@ public final class Main {
   public static final int INTERNAL_ERROR = 70;
 
   public static void main(String[] args) {
+    rolepolicy.cache.CacheFolder.enable();
     int code = run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true));
     if (code != 0) {
       System.exit(code);
