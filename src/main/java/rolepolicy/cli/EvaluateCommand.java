@@ -5,12 +5,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import org.kie.api.KieBase;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import rolepolicy.bench.Phases;
+import rolepolicy.cache.CacheFolder;
 import rolepolicy.engine.RuleBase;
+import rolepolicy.evaluate.EvaluationCache;
 import rolepolicy.evaluate.Evaluation;
 import rolepolicy.evaluate.Evaluator;
 import rolepolicy.evaluate.GoldRecord;
@@ -56,6 +61,18 @@ public final class EvaluateCommand implements Callable<Integer> {
   @Option(names = "--rules", paramLabel = "DIR", defaultValue = "rules", description = "Rule files (default: ${DEFAULT-VALUE}).")
   Path rules;
 
+  @Option(names = "--threads", paramLabel = "N", description = "Threads that score questions (default: the number of cores).")
+  Integer threads;
+
+  @Option(
+      names = "--cache",
+      paramLabel = "DIR",
+      description = "Folder of cached gold results, reference figures and compiled rules (default: $ROLEPOLICY_CACHE, else ~/.cache/rolepolicy).")
+  Path cache;
+
+  @Option(names = "--no-cache", description = "Compute everything; read and write no cache.")
+  boolean noCache;
+
   @Override
   public Integer call() {
     if (databases != null && !Files.isDirectory(databases)) {
@@ -65,15 +82,30 @@ public final class EvaluateCommand implements Callable<Integer> {
       throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--timeout must be positive");
     }
     Phases.mark("JVM start, picocli");
+    if (threads != null && threads < 1) {
+      throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--threads must be at least 1");
+    }
+    Path cacheFolder = noCache ? null : cache != null ? cache : CacheFolder.folder();
+    // the rules are compiled (or read from the cache) while the inputs are read
+    CompletableFuture<KieBase> base = CompletableFuture.supplyAsync(() -> RuleBase.load(rules, cacheFolder));
     List<GoldRecord> records = Evaluator.readDataset(dataset);
     List<String> predicted = PredictionReader.read(predictions, records);
     Phases.mark("dataset and predictions read");
     var schemas = SchemaReader.read(tables);
     Phases.mark("tables.json read");
-    var base = RuleBase.load(rules);
+    EvaluationCache evaluationCache =
+        cacheFolder == null ? null : new EvaluationCache(cacheFolder, dataset, tables, rules, databases, timeout, records);
+    Phases.mark("cache keys (file digests)");
+    KieBase rulesBase;
+    try {
+      rulesBase = base.join();
+    } catch (CompletionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : e;
+    }
     Phases.mark("rules built");
-    Evaluation.Settings settings = new Evaluation.Settings(dataset.toString(), schemas, databases, timeout, base);
-    Evaluation.Outcome outcome = Evaluation.score(settings, records, predicted, predictions.toString());
+    Evaluation.Settings settings = new Evaluation.Settings(dataset.toString(), schemas, databases, timeout, rulesBase);
+    Evaluation.Outcome outcome = Evaluation.score(settings, records, predicted, predictions.toString(),
+        threads != null ? threads : Runtime.getRuntime().availableProcessors(), evaluationCache);
     try (AtomicOutput output = new AtomicOutput()) {
       Evaluation.stage(output, out, outcome);
       output.commit();

@@ -61,6 +61,15 @@ public final class QuestionScorer {
     this.exactMatch = exactMatch ? new ExactMatchScorer(schemas) : null;
   }
 
+  /** Gold results kept on disk between runs, or null. */
+  private EvaluationCache cache;
+
+  /** Takes gold results from {@code cache} (null: none), and keeps those it computes there. */
+  QuestionScorer withCache(EvaluationCache cache) {
+    this.cache = cache;
+    return this;
+  }
+
   /** Whether results carry Spider's exact match. */
   public boolean exactMatch() {
     return exactMatch != null;
@@ -134,7 +143,9 @@ public final class QuestionScorer {
     }
     long t = Phases.start();
     Execution goldRun = goldResults.computeIfAbsent(
-        List.of(gold.dbId(), gold.goldSql()), key -> runner.run(gold.dbId(), gold.goldSql()));
+        List.of(gold.dbId(), gold.goldSql()),
+        key -> cache == null ? runner.run(gold.dbId(), gold.goldSql())
+            : cache.gold(gold.dbId(), gold.goldSql(), () -> runner.run(gold.dbId(), gold.goldSql())));
     Phases.add("gold execution", t);
     if (goldRun.status() == Execution.Status.NO_DATABASE) {
       return undecided(gold, goldType, kind, "NO_DATABASE", goldRun.message());
