@@ -7,7 +7,7 @@ import rolepolicy.engine.RuleFileException;
 import rolepolicy.llm.EndpointException;
 import rolepolicy.spider.InputException;
 
-/** Entry point: {@code rolepolicy generate | evaluate | run | compare | review | report | diff | explain | bench | score-tables | bench-tables | interact | casebank | prompts | bench-retrieval | bench-facts | bench-run | recorded-predictions}; no arguments runs {@code generate} on the bundled dev split. */
+/** Entry point: {@code rolepolicy generate | evaluate | run | compare | review | report | diff | explain | bench | score-tables | bench-tables | interact | casebank | prompts | bench-retrieval | bench-facts | bench-run | bench-evaluate | recorded-predictions}; no arguments runs {@code generate} on the bundled dev split. */
 @Command(
     name = "rolepolicy",
     mixinStandardHelpOptions = true,
@@ -31,7 +31,8 @@ import rolepolicy.spider.InputException;
       DiffCommand.class,
       ExplainCommand.class,
       RunCommand.class,
-      BenchRunCommand.class
+      BenchRunCommand.class,
+      BenchEvaluateCommand.class
     })
 public final class Main {
   /** Exit code for bad input or a rule file that does not compile. */
