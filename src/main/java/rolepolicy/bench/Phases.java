@@ -1,8 +1,6 @@
 package rolepolicy.bench;
 
 import java.io.PrintStream;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
@@ -28,14 +26,14 @@ public final class Phases {
     return ON;
   }
 
-  /** The time since the process started, as {@link System#nanoTime} would have read then. */
+  /** The JVM's start, as {@link System#nanoTime} would have read then (the launcher script before it is not counted). */
   private static long startNanos() {
     long now = System.nanoTime();
-    Instant start = ProcessHandle.current().info().startInstant().orElse(Instant.now());
-    return now - Duration.between(start, Instant.now()).toNanos();
+    long startMillis = java.lang.management.ManagementFactory.getRuntimeMXBean().getStartTime();
+    return now - (System.currentTimeMillis() - startMillis) * 1_000_000L;
   }
 
-  /** Prints that the phase {@code name} ended now: the time since process start and since the last mark. */
+  /** Prints that the phase {@code name} ended now: the time since the JVM started and since the last mark. */
   public static synchronized void mark(String name) {
     if (!ON) {
       return;

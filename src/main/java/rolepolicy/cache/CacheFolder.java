@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.stream.Stream;
 
 /**
@@ -61,6 +62,74 @@ public final class CacheFolder {
       }
     }
     return HexFormat.of().formatHex(sha.digest());
+  }
+
+  /** Digests known by file: path, size, modification time and file key, to the SHA-256 of its bytes. */
+  private static final java.util.Map<String, String> KNOWN = new java.util.concurrent.ConcurrentHashMap<>();
+  private static final java.util.Set<Path> READ = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private static final String DIGESTS = "digests.tsv";
+
+  /**
+   * {@link #digest(Path)}, remembered in {@code folder}/digests.tsv by the file's absolute path, size,
+   * modification time (nanoseconds where the file system keeps them) and file key (device and inode):
+   * a file that changes changes one of them, and is then read again. Call {@link #saveDigests} to keep
+   * new ones. Without a folder, the bytes are read every time.
+   */
+  public static String digest(Path file, Path folder) throws IOException {
+    if (folder == null) {
+      return digest(file);
+    }
+    if (READ.add(folder)) {
+      try {
+        for (String line : Files.readAllLines(folder.resolve(DIGESTS))) {
+          int tab = line.indexOf('\t');
+          if (tab > 0) {
+            KNOWN.putIfAbsent(line.substring(tab + 1), line.substring(0, tab));
+          }
+        }
+      } catch (IOException e) {
+        // none yet, or unreadable: digests are computed again
+      }
+    }
+    var attributes = Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class);
+    String stamp = file.toAbsolutePath().normalize() + "|" + attributes.size() + "|"
+        + attributes.lastModifiedTime().to(java.util.concurrent.TimeUnit.NANOSECONDS) + "|" + attributes.fileKey();
+    if (stamp.contains("\n") || stamp.contains("\t")) {
+      return digest(file);
+    }
+    String known = KNOWN.get(stamp);
+    if (known == null) {
+      known = digest(file);
+      KNOWN.put(stamp, known);
+      FRESH.add(stamp);
+    }
+    return known;
+  }
+
+  private static final java.util.Set<String> FRESH = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  /** Adds the digests computed in this process to {@code folder}/digests.tsv (at most 10,000 kept). */
+  public static void saveDigests(Path folder) {
+    if (folder == null || FRESH.isEmpty()) {
+      return;
+    }
+    try {
+      Files.createDirectories(folder);
+      List<String> lines = new java.util.ArrayList<>();
+      KNOWN.forEach((stamp, sha) -> lines.add(sha + "\t" + stamp));
+      java.util.Collections.sort(lines);
+      Path temp = Files.createTempFile(folder, "digests-", ".tmp");
+      try {
+        Files.write(temp, lines.subList(0, Math.min(lines.size(), 10_000)));
+        Files.move(temp, folder.resolve(DIGESTS), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+            java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+      } finally {
+        Files.deleteIfExists(temp);
+      }
+      FRESH.clear();
+    } catch (IOException | RuntimeException e) {
+      // computed again next time
+    }
   }
 
   /**

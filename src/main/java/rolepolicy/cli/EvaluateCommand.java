@@ -89,19 +89,16 @@ public final class EvaluateCommand implements Callable<Integer> {
     // the rules are compiled (or read from the cache) while the inputs are read
     CompletableFuture<KieBase> base = CompletableFuture.supplyAsync(() -> RuleBase.load(rules, cacheFolder));
     List<GoldRecord> records = Evaluator.readDataset(dataset);
+    // the cache's keys (digests of the input files) while the predictions and schemas are read
+    CompletableFuture<EvaluationCache> keyed = CompletableFuture.supplyAsync(() ->
+        cacheFolder == null ? null : new EvaluationCache(cacheFolder, dataset, tables, rules, databases, timeout, records));
     List<String> predicted = PredictionReader.read(predictions, records);
     Phases.mark("dataset and predictions read");
     var schemas = SchemaReader.read(tables);
     Phases.mark("tables.json read");
-    EvaluationCache evaluationCache =
-        cacheFolder == null ? null : new EvaluationCache(cacheFolder, dataset, tables, rules, databases, timeout, records);
+    EvaluationCache evaluationCache = join(keyed);
     Phases.mark("cache keys (file digests)");
-    KieBase rulesBase;
-    try {
-      rulesBase = base.join();
-    } catch (CompletionException e) {
-      throw e.getCause() instanceof RuntimeException r ? r : e;
-    }
+    KieBase rulesBase = join(base);
     Phases.mark("rules built");
     Evaluation.Settings settings = new Evaluation.Settings(dataset.toString(), schemas, databases, timeout, rulesBase);
     Evaluation.Outcome outcome = Evaluation.score(settings, records, predicted, predictions.toString(),
@@ -117,5 +114,14 @@ public final class EvaluateCommand implements Callable<Integer> {
     Phases.mark("table printed");
     Phases.printSums();
     return 0;
+  }
+
+  /** The value of a task run in the background; its failure as thrown there. */
+  private static <T> T join(CompletableFuture<T> task) {
+    try {
+      return task.join();
+    } catch (CompletionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : e;
+    }
   }
 }

@@ -58,9 +58,9 @@ public final class EvaluationCache {
     this.databases = databases;
     MessageDigest sha = CacheFolder.sha256();
     List<String> parts = new ArrayList<>(List.of(Version.TEXT, CacheFolder.buildStamp(), String.valueOf(timeoutSeconds),
-        String.valueOf(databases != null), fileDigest(dataset), fileDigest(tables)));
+        String.valueOf(databases != null), fileDigest(dataset, folder), fileDigest(tables, folder)));
     for (Path drl : rolepolicy.engine.RuleBase.ruleFiles(rules)) {
-      parts.add(drl.getFileName() + " " + fileDigest(drl));
+      parts.add(drl.getFileName() + " " + fileDigest(drl, folder));
     }
     if (databases != null) {
       for (String db : new TreeSet<>(records.stream().map(GoldRecord::dbId).toList())) {
@@ -75,9 +75,9 @@ public final class EvaluationCache {
     this.referencesKey = HexFormat.of().formatHex(sha.digest());
   }
 
-  private static String fileDigest(Path file) {
+  private static String fileDigest(Path file, Path folder) {
     try {
-      return CacheFolder.digest(file);
+      return CacheFolder.digest(file, folder);
     } catch (IOException e) {
       return "unreadable " + file;
     }
@@ -88,7 +88,7 @@ public final class EvaluationCache {
     return digests.computeIfAbsent(dbId, db -> {
       Path file = databases.resolve(db).resolve(db + ".sqlite");
       try {
-        return Files.isRegularFile(file) ? CacheFolder.digest(file) : "";
+        return Files.isRegularFile(file) ? CacheFolder.digest(file, folder) : "";
       } catch (IOException e) {
         return "";
       }
@@ -236,6 +236,7 @@ public final class EvaluationCache {
 
   /** Writes the gold results computed in this run to their databases' files. */
   public void save() {
+    CacheFolder.saveDigests(folder);
     for (String digest : added.keySet()) {
       Map<String, Execution> entries = new java.util.TreeMap<>(gold.get(digest));
       write(goldFile(digest), out -> {
