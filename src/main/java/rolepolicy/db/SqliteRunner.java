@@ -30,6 +30,16 @@ public final class SqliteRunner implements AutoCloseable {
     this.query = new TimedQuery(timeoutSeconds);
   }
 
+  /** Loads the SQLite driver and its native library, which the first connection would load otherwise. */
+  public static void loadDriver() {
+    try {
+      Class.forName("org.sqlite.JDBC");
+      org.sqlite.SQLiteJDBCLoader.initialize();
+    } catch (Exception | LinkageError e) {
+      // the first connection loads it, and reports what fails
+    }
+  }
+
   public Path databaseFile(String dbId) {
     return databases.resolve(dbId).resolve(dbId + ".sqlite");
   }
