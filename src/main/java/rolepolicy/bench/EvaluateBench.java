@@ -125,6 +125,8 @@ public final class EvaluateBench {
     List<Double> coldRatio = new ArrayList<>();
     List<Double> warmRatio = new ArrayList<>();
     List<Double> beforeRatio = new ArrayList<>();
+    List<Double> coldToBefore = new ArrayList<>();
+    List<Double> warmToBefore = new ArrayList<>();
     boolean same = true;
     for (int i = 0; i < settings.runs(); i++) {
       Path coldCache = dir.resolve("cache-cold-" + i);
@@ -146,6 +148,8 @@ public final class EvaluateBench {
         double b = GenerateBench.child(dir, concat(old, "--out", beforeOut.toString())).seconds();
         before.add(b);
         beforeRatio.add(b / f);
+        coldToBefore.add(c / b);
+        warmToBefore.add(w / b);
         same &= sameOutput(reference, beforeOut, "the earlier build, run " + (i + 1));
         GenerateBench.delete(beforeOut);
       }
@@ -170,6 +174,8 @@ public final class EvaluateBench {
       out.printf(Locale.ROOT, "  earlier build: %s/bin/rolepolicy evaluate%n", settings.before());
       out.printf(Locale.ROOT, "    wall                  %s%n", Spread.of(before).format("s", "%.2f"));
       out.printf(Locale.ROOT, "    / baseline            %s%n", Spread.of(beforeRatio).format("x", "%.2f"));
+      out.printf(Locale.ROOT, "  cache cold / earlier build, same round  %s%n", Spread.of(coldToBefore).format("x", "%.2f"));
+      out.printf(Locale.ROOT, "  cache warm / earlier build, same round  %s%n", Spread.of(warmToBefore).format("x", "%.2f"));
     }
     out.println(same ? "metrics.json and per_question.jsonl: the same bytes in every run" : "the outputs differ: see above");
     out.printf(Locale.ROOT, "load average %.2f at the end%n", GenerateBench.loadAverage());
