@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
-import rolepolicy.cli.BenchCommand.Spread;
+import rolepolicy.bench.Spread;
 import rolepolicy.engine.DatabasePolicies;
 import rolepolicy.engine.PolicyAssigner;
 import rolepolicy.engine.QuestionEngine;

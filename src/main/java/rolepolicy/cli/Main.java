@@ -7,7 +7,7 @@ import rolepolicy.engine.RuleFileException;
 import rolepolicy.llm.EndpointException;
 import rolepolicy.spider.InputException;
 
-/** Entry point: {@code rolepolicy generate | evaluate | run | compare | review | report | diff | explain | bench | score-tables | bench-tables | interact | casebank | prompts | bench-retrieval | bench-facts | bench-run | recorded-predictions | predictions}; no arguments runs {@code generate} on the bundled dev split. */
+/** Entry point: {@code rolepolicy generate | evaluate | run | compare | review | report | diff | explain | bench | score-tables | bench-tables | interact | casebank | prompts | bench-retrieval | bench-facts | bench-run | bench-evaluate | recorded-predictions | predictions}; no arguments runs {@code generate} on the bundled dev split. */
 @Command(
     name = "rolepolicy",
     mixinStandardHelpOptions = true,
@@ -32,7 +32,8 @@ import rolepolicy.spider.InputException;
       ExplainCommand.class,
       RunCommand.class,
       BenchRunCommand.class,
-      PredictionsCommand.class
+      PredictionsCommand.class,
+      BenchEvaluateCommand.class
     })
 public final class Main {
   /** Exit code for bad input or a rule file that does not compile. */
@@ -42,6 +43,7 @@ public final class Main {
   public static final int INTERNAL_ERROR = 70;
 
   public static void main(String[] args) {
+    rolepolicy.cache.CacheFolder.enable();
     int code = run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true));
     if (code != 0) {
       System.exit(code);

@@ -30,6 +30,16 @@ public final class SqliteRunner implements AutoCloseable {
     this.query = new TimedQuery(timeoutSeconds);
   }
 
+  /** Loads the SQLite driver and its native library, which the first connection would load otherwise. */
+  public static void loadDriver() {
+    try {
+      Class.forName("org.sqlite.JDBC");
+      org.sqlite.SQLiteJDBCLoader.initialize();
+    } catch (Exception | LinkageError e) {
+      // the first connection loads it, and reports what fails
+    }
+  }
+
   public Path databaseFile(String dbId) {
     return databases.resolve(dbId).resolve(dbId + ".sqlite");
   }
@@ -50,7 +60,9 @@ public final class SqliteRunner implements AutoCloseable {
   private Execution run(String dbId, String sql, int maxRows, boolean cut) {
     Connection connection;
     try {
+      long t = rolepolicy.bench.Phases.start();
       connection = connection(dbId);
+      rolepolicy.bench.Phases.add("connection lookup/open", t);
     } catch (SQLException e) {
       return Execution.failed(Execution.Status.NO_DATABASE, databaseFile(dbId) + ": " + e.getMessage());
     }

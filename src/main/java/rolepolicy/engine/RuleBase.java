@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -14,6 +16,7 @@ import org.kie.api.builder.KieBuilder;
 import org.kie.api.builder.KieFileSystem;
 import org.kie.api.builder.Message;
 import org.kie.api.builder.ReleaseId;
+import rolepolicy.cache.CacheFolder;
 import rolepolicy.spider.InputException;
 
 /** Compiles the {@code .drl} files of a rules folder, at run time, into one KieBase. */
@@ -44,17 +47,43 @@ public final class RuleBase {
     }
   }
 
+  /**
+   * The rule base of a folder's {@code .drl} files: read from the cache folder ({@link
+   * CacheFolder}) when these files were compiled before by this build, else compiled (a broken file
+   * is a {@link RuleFileException} naming file and line) and then cached.
+   */
   public static KieBase load(Path rulesDir) {
-    KieServices kie = KieServices.Factory.get();
-    KieFileSystem files = kie.newKieFileSystem();
-    List<Path> drl = ruleFiles(rulesDir);
-    for (Path file : drl) {
+    return load(rulesDir, CacheFolder.folder());
+  }
+
+  /** {@link #load(Path)} with the cache in {@code cache}; null: no cache. */
+  public static KieBase load(Path rulesDir, Path cache) {
+    Map<String, String> texts = new LinkedHashMap<>();
+    for (Path file : ruleFiles(rulesDir)) {
       try {
-        files.write(RESOURCE_DIR + file.getFileName(), Files.readString(file));
+        texts.put(file.getFileName().toString(), Files.readString(file));
       } catch (IOException e) {
         throw new InputException(file + ": cannot read rule file: " + e.getMessage(), e);
       }
     }
+    String key = cache == null ? null : RuleCache.key(texts);
+    if (key != null) {
+      KieBase cached = RuleCache.read(cache, key);
+      if (cached != null) {
+        return cached;
+      }
+    }
+    KieBase built = build(rulesDir, texts);
+    if (key != null) {
+      RuleCache.write(cache, key, built);
+    }
+    return built;
+  }
+
+  private static KieBase build(Path rulesDir, Map<String, String> texts) {
+    KieServices kie = KieServices.Factory.get();
+    KieFileSystem files = kie.newKieFileSystem();
+    texts.forEach((name, text) -> files.write(RESOURCE_DIR + name, text));
     // a release id of its own: builds in parallel threads must not meet in the KIE repository
     ReleaseId id = kie.newReleaseId("rolepolicy", "rules", "1.0." + BUILDS.incrementAndGet());
     files.generateAndWritePomXML(id);

@@ -44,17 +44,41 @@ public final class Evaluation {
 
   /** Scores {@code predictions} (aligned with {@code records}), named {@code predictionsName} in the metrics. */
   public static Outcome score(Settings settings, List<GoldRecord> records, List<String> predictions, String predictionsName) {
+    return score(settings, records, predictions, predictionsName, 1, null);
+  }
+
+  /**
+   * {@link #score(Settings, List, List, String)} with {@code threads} threads, each with its own
+   * read-only connections, and the gold results and reference predictors kept in {@code cache}
+   * (null: none); the same figures and bytes whatever the threads and the cache.
+   */
+  public static Outcome score(Settings settings, List<GoldRecord> records, List<String> predictions, String predictionsName,
+      int threads, EvaluationCache cache) {
     if (settings.databases() != null && !Files.isDirectory(settings.databases())) {
       throw new InputException(settings.databases() + ": database folder not found");
     }
     boolean executed = settings.databases() != null;
     Map<String, Metrics> metrics;
     List<QuestionResult> model;
-    try (SqliteRunner runner = executed ? new SqliteRunner(settings.databases(), settings.timeoutSeconds()) : null) {
-      Evaluator evaluator = new Evaluator(
-          new QuestionScorer(new QuestionEngine(settings.rules()), settings.schemas(), runner, true), executed);
+    List<SqliteRunner> runners = new java.util.ArrayList<>();
+    try {
+      QuestionEngine engine = new QuestionEngine(settings.rules());
+      List<QuestionScorer> scorers = new java.util.ArrayList<>();
+      for (int t = 0; t < Math.max(1, threads); t++) {
+        SqliteRunner runner = executed ? new SqliteRunner(settings.databases(), settings.timeoutSeconds()) : null;
+        if (runner != null) {
+          runners.add(runner);
+        }
+        scorers.add(new QuestionScorer(engine, settings.schemas(), runner, true).withCache(cache));
+      }
+      Evaluator evaluator = new Evaluator(scorers, executed);
       model = evaluator.score(records, predictions);
-      metrics = evaluator.compare(records, model);
+      metrics = evaluator.compare(records, model, cache);
+    } finally {
+      runners.forEach(SqliteRunner::close);
+    }
+    if (cache != null) {
+      cache.save();
     }
     List<String> notComputed = executed ? List.of()
         : List.of("execution match and the reliability score RS(c): they need --db");

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
+import rolepolicy.bench.Phases;
 import rolepolicy.db.Execution;
 import rolepolicy.db.SqliteRunner;
 import rolepolicy.engine.QuestionEngine;
@@ -60,6 +61,15 @@ public final class QuestionScorer {
     this.exactMatch = exactMatch ? new ExactMatchScorer(schemas) : null;
   }
 
+  /** Gold results kept on disk between runs, or null. */
+  private EvaluationCache cache;
+
+  /** Takes gold results from {@code cache} (null: none), and keeps those it computes there. */
+  QuestionScorer withCache(EvaluationCache cache) {
+    this.cache = cache;
+    return this;
+  }
+
   /** Whether results carry Spider's exact match. */
   public boolean exactMatch() {
     return exactMatch != null;
@@ -68,7 +78,9 @@ public final class QuestionScorer {
   public QuestionResult score(GoldRecord gold, String prediction) {
     QuestionResult result = scoreWithoutExactMatch(gold, prediction);
     if (exactMatch != null) {
+      long t = Phases.start();
       result = result.withExactMatch(exactMatch.score(gold, prediction == null ? "" : prediction.strip()));
+      Phases.add("exact match", t);
     }
     return result.withText(gold.question(), result.prediction().equals("SQL") ? prediction.strip() : null);
   }
@@ -94,10 +106,14 @@ public final class QuestionScorer {
       if (text.isEmpty()) {
         throw new SqlAnalysisException("empty prediction");
       }
+      long t = Phases.start();
       SqlAnalysis parsed = analyzer(schema).analyse(text);
+      Phases.add("analysis of the prediction", t);
       selectStar = parsed.selectStar();
       List<ColumnRef> refs = parsed.columnRefs();
+      t = Phases.start();
       found = found(engine.violations(refs, policed(gold, schema, refs), null, "prediction"));
+      Phases.add("permission rules", t);
     } catch (SqlAnalysisException e) {
       analysis = e.getMessage();
     } catch (StackOverflowError e) {
@@ -125,23 +141,33 @@ public final class QuestionScorer {
           gold.id(), gold.dbId(), goldType, kind, "OK", List.of(), true, "NOT_RUN", "no --db given", null,
           Outcome.UNDECIDED, "compliant; execution not computed without --db");
     }
+    long t = Phases.start();
     Execution goldRun = goldResults.computeIfAbsent(
-        List.of(gold.dbId(), gold.goldSql()), key -> runner.run(gold.dbId(), gold.goldSql()));
+        List.of(gold.dbId(), gold.goldSql()),
+        key -> cache == null ? runner.run(gold.dbId(), gold.goldSql())
+            : cache.gold(gold.dbId(), gold.goldSql(), () -> runner.run(gold.dbId(), gold.goldSql())));
+    Phases.add("gold execution", t);
     if (goldRun.status() == Execution.Status.NO_DATABASE) {
       return undecided(gold, goldType, kind, "NO_DATABASE", goldRun.message());
     }
     if (goldRun.status() != Execution.Status.OK) {
       return undecided(gold, goldType, kind, "GOLD_ERROR", "gold SQL: " + goldRun.message());
     }
+    t = Phases.start();
     Execution run = runner.runAtMost(gold.dbId(), text, readLimit(goldRun.rows().size()));
+    Phases.add("prediction execution", t);
     if (run.status() != Execution.Status.OK) {
       return new QuestionResult(
           gold.id(), gold.dbId(), goldType, kind, "OK", List.of(), true, run.status().name(), run.message(), null,
           Outcome.WRONG_RESULT, "compliant, but execution " + run.status().name().toLowerCase(Locale.ROOT));
     }
+    t = Phases.start();
     boolean ordered = ordered(gold);
     boolean match = run.message() == null && ResultMatch.matches(goldRun.rows(), run.rows(), ordered);
+    Phases.add("result comparison", t);
+    t = Phases.start();
     ColumnLevel.Figures columns = ColumnLevel.score(gold.goldSql(), schemas.get(gold.dbId()), goldRun, run, ordered);
+    Phases.add("column scoring", t);
     return new QuestionResult(
         gold.id(), gold.dbId(), goldType, kind, "OK", List.of(), true, match ? "MATCH" : "MISMATCH",
         run.message() != null

@@ -63,6 +63,14 @@ public final class SqlAnalyzer {
   private static final int MAX_REPLACEMENTS = 100;
 
   /**
+   * The query of a text as the fast parser reads it (the tree JSqlParser builds for it), or null
+   * when the text is outside the fast parser's part of SQL.
+   */
+  public static Select parseFast(String sql) {
+    return SpiderSqlParser.parse(sql);
+  }
+
+  /**
    * The one SELECT statement of a text, parsed as the analyser parses it (SQLite's operators that
    * JSqlParser lacks included); anything else is a {@link SqlAnalysisException}.
    */

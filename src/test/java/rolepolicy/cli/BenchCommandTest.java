@@ -68,8 +68,8 @@ class BenchCommandTest {
 
   @Test
   void theSpreadIsMedianMinimumAndMaximum() {
-    BenchCommand.Spread odd = BenchCommand.Spread.of(List.of(3.0, 1.0, 2.0));
-    assertEquals(new BenchCommand.Spread(2.0, 1.0, 3.0, 3), odd);
-    assertEquals(2.5, BenchCommand.Spread.of(List.of(4.0, 1.0, 2.0, 3.0)).median());
+    rolepolicy.bench.Spread odd = rolepolicy.bench.Spread.of(List.of(3.0, 1.0, 2.0));
+    assertEquals(new rolepolicy.bench.Spread(2.0, 1.0, 3.0, 3), odd);
+    assertEquals(2.5, rolepolicy.bench.Spread.of(List.of(4.0, 1.0, 2.0, 3.0)).median());
   }
 }

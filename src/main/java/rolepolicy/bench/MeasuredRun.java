@@ -1,9 +1,10 @@
-package rolepolicy.cli;
+package rolepolicy.bench;
 
 import com.sun.management.GarbageCollectionNotificationInfo;
 import com.sun.management.OperatingSystemMXBean;
 import java.io.IOException;
 import java.io.PrintWriter;
+import rolepolicy.cli.Main;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryType;

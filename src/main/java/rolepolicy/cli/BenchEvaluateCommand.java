@@ -1,0 +1,59 @@
+package rolepolicy.cli;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import rolepolicy.bench.EvaluateBench;
+
+/** Times evaluate's cold runs next to a plain baseline measured in the same rounds: {@link EvaluateBench}. */
+@Command(
+    name = "bench-evaluate",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Benchmark evaluate: whole cold processes through bin/rolepolicy, with the cache empty and warm,",
+      "interleaved with the baseline python3 bin/exec-floor.py (gold and predicted SQL executed and compared)",
+      "and the launcher's JVM start; medians and ratios to the baseline. Needs target/rolepolicy.jar."
+    })
+public final class BenchEvaluateCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Option(names = "--dataset", paramLabel = "FILE", defaultValue = "data/dev.json", description = "A generated split (default: ${DEFAULT-VALUE}).")
+  Path dataset;
+
+  @Option(names = "--tables", paramLabel = "FILE", defaultValue = "data/spider/tables.json", description = "Its schema file (default: ${DEFAULT-VALUE}).")
+  Path tables;
+
+  @Option(names = "--db", paramLabel = "DIR", defaultValue = "../shared/spider/database", description = "Spider's database folder (default: ${DEFAULT-VALUE}); questions of databases without a SQLite file are left out.")
+  Path databases;
+
+  @Option(names = "--rules", paramLabel = "DIR", defaultValue = "rules", description = "Rule files (default: ${DEFAULT-VALUE}).")
+  Path rules;
+
+  @Option(names = "--pred", paramLabel = "FILE", description = "Predictions, one line per record of --dataset (default: its original SQL, every 5th REFUSE, every 7th a negative example).")
+  Path predictions;
+
+  @Option(names = "--runs", paramLabel = "N", defaultValue = "5", description = "Rounds, each one run of every kind (default: ${DEFAULT-VALUE}).")
+  int runs;
+
+  @Option(names = "--launcher", paramLabel = "FILE", defaultValue = "bin/rolepolicy", description = "The launcher timed (default: ${DEFAULT-VALUE}).")
+  Path launcher;
+
+  @Option(names = "--before", paramLabel = "DIR", description = "The folder of an earlier build (its bin/rolepolicy and target/): its evaluate runs too, in each round.")
+  Path before;
+
+  @Option(names = "--work", paramLabel = "DIR", description = "Folder for inputs, caches and outputs (default: a temporary folder, removed).")
+  Path work;
+
+  @Override
+  public Integer call() throws Exception {
+    if (runs < 1) {
+      throw new ParameterException(spec.commandLine(), "--runs must be at least 1");
+    }
+    return new EvaluateBench(new EvaluateBench.Settings(dataset, tables, databases, rules, predictions, launcher,
+        Path.of("bin", "exec-floor.py"), before, runs, work)).run(spec.commandLine().getOut());
+  }
+}
