@@ -55,6 +55,7 @@ import rolepolicy.llm.ChatEndpoint;
 import rolepolicy.llm.PromptTemplate;
 import rolepolicy.run.RunFolder;
 import rolepolicy.report.Charts;
+import rolepolicy.run.Digest;
 import rolepolicy.spider.InputException;
 import rolepolicy.spider.Schema;
 import rolepolicy.spider.SchemaReader;
@@ -267,7 +268,7 @@ public final class InteractCommand implements Callable<Integer> {
       String sourceName = standInModel == null ? sqlSource.describe() : sqlSource.describe().replace(" at " + llm.url, "");
       String settings = String.join(" | ", questionsFile.toString(), "db " + databases, sourceName, mode.name(),
           "rounds " + rounds, earlyStop ? "early stop" : "no early stop", "rules " + rules, "tables " + tables,
-          "prompts " + prompts, String.format(Locale.ROOT, "timeout %s s", timeout));
+          "prompts " + prompts + " (templates " + Digest.templates(prompts).substring(0, 12) + ")", String.format(Locale.ROOT, "timeout %s s", timeout));
       InteractRun run = new InteractRun(loop, replay, out, settings, parallel);
       AtomicInteger finished = new AtomicInteger();
       int total = questions.size();
