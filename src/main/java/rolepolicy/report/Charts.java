@@ -196,7 +196,9 @@ public final class Charts {
     List<String> names = PolicyQa.POLICIES;
     chart.getStyler().setYAxisMin(0.0);
     chart.getStyler().setYAxisMax(100.0);
-    chart.addSeries("SPEC §3 expected", names, names.stream().map(PolicyQa.EXPECTED::get).toList()).setFillColor(EXPECTED);
+    if (p.notCompared() == null) {
+      chart.addSeries("SPEC §3 expected", names, names.stream().map(PolicyQa.EXPECTED::get).toList()).setFillColor(EXPECTED);
+    }
     chart.addSeries("automatic (rules)", names, names.stream().map(n -> p.auto().percent().get(n)).toList()).setFillColor(NEUTRAL);
     chart.addSeries("final (after overrides)", names, names.stream().map(n -> p.finalPolicies().percent().get(n)).toList()).setFillColor(IN);
     return render(chart, "Columns per policy, expected, automatic and final: " + p.auto().percent() + " / " + p.finalPolicies().percent());
