@@ -82,39 +82,69 @@ public final class Charts {
     return render(chart, alt + " (expected " + first.expected() + ")");
   }
 
-  /** Q3: the REFUSE rate of every database, sorted, outliers in red, mean and ±2 sd as lines. */
+  /** Width of a bin of the Q3 histogram, in percentage points of REFUSE rate. */
+  static final int BIN = 5;
+
+  /**
+   * Q3: how many databases have each REFUSE rate, in bins of {@link #BIN} points, outliers stacked
+   * in red; the mean and ±2 sd as vertical lines. Its size does not depend on the number of
+   * databases; the outliers are named in the table below it.
+   */
   static Image refuseByDatabase(String split, List<DatabaseFigures> databases, RefuseSpread spread) {
-    int width = Math.min(1240, Math.max(640, 120 + 18 * databases.size()));
-    CategoryChart chart = category("REFUSE rate per database (" + split + ")", width, 380, null, "% REFUSE");
-    List<String> names = databases.stream().map(DatabaseFigures::dbId).toList();
-    List<Double> normal = new ArrayList<>();
-    List<Double> outlier = new ArrayList<>();
-    for (DatabaseFigures d : databases) {
-      boolean isOutlier = Math.abs(d.zScore()) > 2;
-      normal.add(isOutlier ? 0 : d.refusePercent());
-      outlier.add(isOutlier ? d.refusePercent() : 0);
-    }
-    chart.getStyler().setOverlapped(true);
-    chart.getStyler().setXAxisLabelRotation(90);
-    chart.getStyler().setAxisTickLabelsFont(BASE.deriveFont(databases.size() > 60 ? 8f : 10f));
-    chart.getStyler().setYAxisMin(0.0);
-    chart.getStyler().setYAxisMax(100.0);
-    chart.getStyler().setAvailableSpaceFill(0.8);
-    chart.addSeries("database", names, normal).setFillColor(NEUTRAL);
-    chart.addSeries("outlier (> 2 sd from the mean)", names, outlier).setFillColor(OUT);
-    line(chart, "mean " + Counts.pct(spread.meanPercent()), names, spread.meanPercent(), Color.BLACK, new BasicStroke(2f));
-    double high = spread.meanPercent() + 2 * spread.sdPercent();
-    double low = spread.meanPercent() - 2 * spread.sdPercent();
-    if (high < 100) {
-      line(chart, "mean + 2 sd " + Counts.pct(high), names, high, Color.DARK_GRAY, dashed());
-    }
-    if (low > 0) {
-      line(chart, "mean − 2 sd " + Counts.pct(low), names, low, Color.DARK_GRAY, dashed());
-    }
     return render(
-        chart,
-        "REFUSE rate per database, " + databases.size() + " databases, mean " + Counts.pct(spread.meanPercent())
-            + ", standard deviation " + Counts.pct(spread.sdPercent()));
+        refuseHistogram(split, databases, spread),
+        "Histogram of the REFUSE rate per database, " + databases.size() + " databases, mean " + Counts.pct(spread.meanPercent())
+            + ", standard deviation " + Counts.pct(spread.sdPercent()) + ", " + spread.outliers().size() + " outliers");
+  }
+
+  static CategoryChart refuseHistogram(String split, List<DatabaseFigures> databases, RefuseSpread spread) {
+    int bins = 100 / BIN;
+    List<String> names = new ArrayList<>();
+    Integer[] normal = new Integer[bins];
+    Integer[] outlier = new Integer[bins];
+    for (int b = 0; b < bins; b++) {
+      names.add(b * BIN + "–" + (b + 1) * BIN);
+      normal[b] = 0;
+      outlier[b] = 0;
+    }
+    for (DatabaseFigures d : databases) {
+      int b = Math.min(bins - 1, (int) Math.floor(d.refusePercent() / BIN));
+      if (Math.abs(d.zScore()) > 2) {
+        outlier[b]++;
+      } else {
+        normal[b]++;
+      }
+    }
+    CategoryChart chart = category("REFUSE rate per database (" + split + ", " + databases.size() + " databases)", 640, 360,
+        "% of the database's questions labelled REFUSE", "databases");
+    chart.getStyler().setStacked(true);
+    chart.getStyler().setXAxisLabelRotation(45);
+    chart.getStyler().setAxisTickLabelsFont(BASE.deriveFont(10f));
+    chart.getStyler().setAvailableSpaceFill(0.95);
+    int highest = 0;
+    for (int b = 0; b < bins; b++) {
+      highest = Math.max(highest, normal[b] + outlier[b]);
+    }
+    double top = Math.ceil(highest * 1.2) + 1; // room for the line labels above the bars
+    chart.getStyler().setYAxisMin(0.0);
+    chart.getStyler().setYAxisMax(top);
+    chart.getStyler().setYAxisDecimalPattern("#,##0");
+    chart.addSeries("database", names, List.of(normal)).setFillColor(NEUTRAL);
+    chart.addSeries("outlier (> 2 sd from the mean)", names, List.of(outlier)).setFillColor(OUT);
+    chart.getStyler().setAnnotationLineColor(Color.DARK_GRAY);
+    chart.getStyler().setAnnotationLineStroke(dashed());
+    chart.getStyler().setAnnotationTextFont(BASE.deriveFont(Font.BOLD, 11f));
+    chart.getStyler().setAnnotationTextFontColor(Color.BLACK);
+    double low = spread.meanPercent() - 2 * spread.sdPercent();
+    double high = spread.meanPercent() + 2 * spread.sdPercent();
+    verticalLine(chart, spread.meanPercent(), "mean " + Counts.pct(spread.meanPercent()), top * 0.95, true);
+    if (low > 0) {
+      verticalLine(chart, low, "−2 sd " + Counts.pct(low), top * 0.87, false);
+    }
+    if (high < 100) {
+      verticalLine(chart, high, "+2 sd " + Counts.pct(high), top * 0.87, true);
+    }
+    return chart;
   }
 
   /** Q4: negatives per rule, and questions without one by cause. */
@@ -146,6 +176,12 @@ public final class Charts {
 
   /** Q5: violations by role × policy as a heat map with the counts in the cells. */
   static Image rolePolicyHeatMap(String split, Map<String, Map<String, Integer>> grid) {
+    StringBuilder alt = new StringBuilder("Violations by role and policy:");
+    grid.forEach((role, row) -> row.forEach((policy, n) -> alt.append(' ').append(role).append('/').append(policy).append(' ').append(n).append(';')));
+    return render(rolePolicyHeatMapChart(split, grid), alt.toString());
+  }
+
+  static HeatMapChart rolePolicyHeatMapChart(String split, Map<String, Map<String, Integer>> grid) {
     List<String> roles = new ArrayList<>(grid.keySet());
     List<String> policies = new ArrayList<>(grid.values().iterator().next().keySet());
     java.util.Collections.reverse(policies); // y runs upwards: the first policy on top, as in the table
@@ -158,7 +194,8 @@ public final class Charts {
         max = Math.max(max, n);
       }
     }
-    HeatMapChart chart = new HeatMapChartBuilder().width(560).height(330).title("Violations: role × policy (" + split + ")").build();
+    HeatMapChart chart = new HeatMapChartBuilder().width(560).height(350).title("Violations: role × policy (" + split + ")")
+        .xAxisTitle("role of the column in the query").yAxisTitle("policy of the column").build();
     style(chart.getStyler());
     chart.getStyler().setShowValue(true);
     chart.getStyler().setValueFont(BASE.deriveFont(Font.BOLD, 13f));
@@ -171,9 +208,7 @@ public final class Charts {
     chart.getStyler().setLegendVisible(false);
     chart.getStyler().setPlotGridLinesVisible(false);
     chart.addSeries("violations", roles, policies, cells);
-    StringBuilder alt = new StringBuilder("Violations by role and policy:");
-    grid.forEach((role, row) -> row.forEach((policy, n) -> alt.append(' ').append(role).append('/').append(policy).append(' ').append(n).append(';')));
-    return render(chart, alt.toString());
+    return chart;
   }
 
   /** REFUSE gold labels by reason. */
@@ -319,6 +354,19 @@ public final class Charts {
     series.setMarker(org.knowm.xchart.style.markers.SeriesMarkers.NONE);
     series.setLineColor(color);
     series.setLineStyle(stroke);
+  }
+
+  /**
+   * A vertical line at a rate (percent) of the REFUSE histogram, whose x axis counts bins, with its
+   * label beside it at height {@code y}: on the right if it fits, else on the left.
+   */
+  private static void verticalLine(CategoryChart chart, double percent, String label, double y, boolean right) {
+    double x = percent / BIN;
+    double pixelsPerBin = (chart.getWidth() - 100) / (100.0 / BIN);
+    double halfLabel = label.length() * 3.6 / pixelsPerBin + 0.15; // about 7 px a character at 11 pt
+    boolean onRight = right ? x + 2 * halfLabel < 100.0 / BIN : x - 2 * halfLabel < 0;
+    chart.addAnnotation(new AnnotationLine(x, true, false));
+    chart.addAnnotation(new org.knowm.xchart.AnnotationText(label, onRight ? x + halfLabel : x - halfLabel, y, false));
   }
 
   private static void rangeLines(CategoryChart chart, double low, double high) {

@@ -250,7 +250,8 @@ public final class HtmlReport {
     html.append("<p>Mean over databases <b>").append(Counts.pct(s.q3().meanPercent())).append("</b>, standard deviation <b>")
         .append(Counts.pct(s.q3().sdPercent())).append("</b>, from ").append(Counts.pct(s.q3().minPercent())).append(" to ")
         .append(Counts.pct(s.q3().maxPercent())).append(" over ").append(s.q3().databases())
-        .append(" databases (each database counts once; population standard deviation). Red bars: outliers, more than 2 sd from the mean.</p>\n<div class=\"charts\">\n");
+        .append(" databases (each database counts once; population standard deviation). The histogram counts the databases per 5-point band"
+            + " of REFUSE rate; red: outliers, more than 2 sd from the mean.</p>\n<div class=\"charts\">\n");
     if (!s.databases().isEmpty()) {
       image(Charts.refuseByDatabase(s.split(), s.databases(), s.q3()));
     }
