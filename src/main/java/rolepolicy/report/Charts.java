@@ -239,8 +239,12 @@ public final class Charts {
     return render(chart, "Columns per policy, expected, automatic and final: " + p.auto().percent() + " / " + p.finalPolicies().percent());
   }
 
-  /** A line per series of a rate (0–1) by round, drawn in percent; the series in the given order. */
-  public static Image byRound(String title, int rounds, Map<String, List<Double>> series) {
+  /**
+   * A line per series of a rate (0–1) by round, drawn in percent; the series in the given order. A
+   * rate with no value (null) leaves a gap. Each series has its own colour, marker shape and dash,
+   * and each is drawn narrower than the one before, so lines on equal values stay visible.
+   */
+  public static CategoryChart byRound(String title, int rounds, Map<String, List<Double>> series) {
     List<String> names = new ArrayList<>();
     for (int r = 0; r <= rounds; r++) {
       names.add(String.valueOf(r));
@@ -249,21 +253,40 @@ public final class Charts {
     chart.getStyler().setOverlapped(true);
     chart.getStyler().setYAxisMin(0.0);
     chart.getStyler().setYAxisMax(100.0);
+    chart.getStyler().setMarkerSize(11);
     chart.getStyler().setDefaultSeriesRenderStyle(org.knowm.xchart.CategorySeries.CategorySeriesRenderStyle.Line);
-    Color[] colors = {NEUTRAL, MUTED, IN, AMBER, OUT};
-    StringBuilder alt = new StringBuilder(title);
     int i = 0;
     for (Map.Entry<String, List<Double>> e : series.entrySet()) {
-      List<Double> percent = e.getValue().stream().map(v -> v == null ? 0.0 : 100 * v).toList();
+      List<Double> percent = e.getValue().stream().map(v -> v == null ? null : 100 * v).toList();
       var line = chart.addSeries(e.getKey(), names, percent);
-      line.setLineColor(colors[i % colors.length]);
-      line.setMarkerColor(colors[i % colors.length]);
-      alt.append(", ").append(e.getKey()).append(' ').append(percent.stream()
-          .map(v -> String.format(java.util.Locale.ROOT, "%.1f%%", v)).toList());
+      line.setLineColor(LINE_COLORS[i % LINE_COLORS.length]);
+      line.setMarkerColor(LINE_COLORS[i % LINE_COLORS.length]);
+      line.setMarker(LINE_MARKERS[i % LINE_MARKERS.length]);
+      line.setLineStyle(LINE_STROKES[i % LINE_STROKES.length]);
       i++;
     }
-    return render(chart, alt.toString());
+    return chart;
   }
+
+  private static final Color[] LINE_COLORS = {NEUTRAL, MUTED, IN, AMBER, OUT};
+
+  /** Largest first: a square under a circle under a diamond still shows its corners. */
+  private static final org.knowm.xchart.style.markers.Marker[] LINE_MARKERS = {
+    org.knowm.xchart.style.markers.SeriesMarkers.SQUARE,
+    org.knowm.xchart.style.markers.SeriesMarkers.CIRCLE,
+    org.knowm.xchart.style.markers.SeriesMarkers.DIAMOND,
+    org.knowm.xchart.style.markers.SeriesMarkers.TRIANGLE_UP,
+    org.knowm.xchart.style.markers.SeriesMarkers.TRIANGLE_DOWN
+  };
+
+  /** Widest first, each later one dashed: a later line on the same values leaves the earlier one showing. */
+  private static final BasicStroke[] LINE_STROKES = {
+    new BasicStroke(6f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND),
+    new BasicStroke(3.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 10f, new float[] {10f, 5f}, 0f),
+    new BasicStroke(2.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 10f, new float[] {3f, 3f}, 0f),
+    new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 10f, new float[] {12f, 4f, 3f, 4f}, 0f),
+    new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 10f, new float[] {2f, 2f}, 0f)
+  };
 
   /**
    * One bar per category (its estimate) with its interval as an error bar from {@code low} to
@@ -308,6 +331,11 @@ public final class Charts {
     interval.setMarker(org.knowm.xchart.style.markers.SeriesMarkers.NONE);
     interval.setLineColor(Color.BLACK);
     return render(chart, alt.toString());
+  }
+
+  /** The PNG bytes of a chart. */
+  public static byte[] png(Chart<?, ?> chart) {
+    return png(render(chart, ""));
   }
 
   /** The PNG bytes of a rendered chart. */
