@@ -176,7 +176,8 @@ public final class HtmlReport {
         .append("</p>\n");
     html.append("<div class=\"row\">\n");
     image(Charts.policyDistribution(p));
-    html.append("<div>\n<table>\n<tr><th>figure</th><th>SPEC §3</th><th>automatic</th><th></th><th>final (after overrides)</th></tr>\n");
+    html.append("<div>\n<table>\n<tr><th>figure</th>").append(p.notCompared() == null ? "<th>SPEC §3</th>" : "").append("<th>automatic</th>")
+        .append(p.notCompared() == null ? "<th></th>" : "").append("<th>final (after overrides)</th></tr>\n");
     Map<String, Check> byId = new java.util.HashMap<>();
     p.checks().forEach(c -> byId.put(c.id(), c));
     Check columns = byId.get("policy.columns");
@@ -213,12 +214,13 @@ public final class HtmlReport {
         .append(num(Counts.pct(finalPercent) + " (" + Counts.number(finalCount) + ")")).append("</tr>\n");
   }
 
+  /** The SPEC §3 cell; none when the distribution is not compared. */
   private static String expected(Check c) {
-    return c == null ? "<td class=\"n\">not compared</td>" : num(c.expected());
+    return c == null ? "" : num(c.expected());
   }
 
   private static String badgeCell(Check c) {
-    return c == null ? "<td></td>" : "<td>" + badge(c) + "</td>";
+    return c == null ? "" : "<td>" + badge(c) + "</td>";
   }
 
   // ---- one split ----------------------------------------------------------------------------
