@@ -115,7 +115,8 @@ public final class Charts {
         normal[b]++;
       }
     }
-    CategoryChart chart = category("REFUSE rate per database (" + split + ", " + databases.size() + " databases)", 640, 360,
+    String count = databases.size() + (databases.size() == 1 ? " database" : " databases");
+    CategoryChart chart = category("REFUSE rate per database (" + split + ", " + count + ")", 640, 360,
         "% of the database's questions labelled REFUSE", "databases");
     chart.getStyler().setStacked(true);
     chart.getStyler().setXAxisLabelRotation(45);
@@ -138,10 +139,10 @@ public final class Charts {
     double low = spread.meanPercent() - 2 * spread.sdPercent();
     double high = spread.meanPercent() + 2 * spread.sdPercent();
     verticalLine(chart, spread.meanPercent(), "mean " + Counts.pct(spread.meanPercent()), top * 0.95, true);
-    if (low > 0) {
+    if (low > 0 && spread.sdPercent() > 0) {
       verticalLine(chart, low, "−2 sd " + Counts.pct(low), top * 0.87, false);
     }
-    if (high < 100) {
+    if (high < 100 && spread.sdPercent() > 0) {
       verticalLine(chart, high, "+2 sd " + Counts.pct(high), top * 0.87, true);
     }
     return chart;
@@ -373,15 +374,6 @@ public final class Charts {
     s.setChartPadding(8);
     s.setAntiAlias(true);
     s.setDecimalPattern("#,##0.#");
-  }
-
-  /** A horizontal line across all categories, drawn as a series so that the legend names it. */
-  private static void line(CategoryChart chart, String name, List<String> names, double y, Color color, BasicStroke stroke) {
-    org.knowm.xchart.CategorySeries series = chart.addSeries(name, names, names.stream().map(n -> y).toList());
-    series.setChartCategorySeriesRenderStyle(org.knowm.xchart.CategorySeries.CategorySeriesRenderStyle.Line);
-    series.setMarker(org.knowm.xchart.style.markers.SeriesMarkers.NONE);
-    series.setLineColor(color);
-    series.setLineStyle(stroke);
   }
 
   /**
