@@ -184,10 +184,10 @@ class CaseBankCommandTest {
       assertEquals(0, run(new StringWriter(), err, "casebank", "--dataset", train.toString(), "--tables", tables,
           "--bank", dir.resolve("bank-" + name).toString(), "--calibration-step", "3"), err.toString());
       assertEquals(0, run(new StringWriter(), err, "prompts", "--dataset", dev.toString(), "--tables", tables,
-          "--bank", dir.resolve("bank-" + name).toString(), "--out", dir.resolve(name + ".jsonl").toString()), err.toString());
+          "--bank", dir.resolve("bank-" + name).toString(), "--out", dir.resolve("prompts-" + name).toString()), err.toString());
     }
     assertEquals(Files.readString(dir.resolve("bank-a/bank.json")).replace("bank-a", ""),
         Files.readString(dir.resolve("bank-b/bank.json")).replace("bank-b", ""));
-    assertEquals(Files.readString(dir.resolve("a.jsonl")), Files.readString(dir.resolve("b.jsonl")));
+    assertEquals(Files.readString(dir.resolve("prompts-a/prompts.jsonl")), Files.readString(dir.resolve("prompts-b/prompts.jsonl")));
   }
 }

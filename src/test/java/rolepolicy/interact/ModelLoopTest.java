@@ -76,7 +76,8 @@ class ModelLoopTest {
     try (LocalChatServer server = new LocalChatServer(scripted(picked))) {
       StringWriter out = new StringWriter();
       StringWriter err = new StringWriter();
-      assertEquals(0, interact(server, out, err), err.toString());
+      // one question at a time: the first request is the first question's
+      assertEquals(0, interact(server, out, err, "--parallel", "1"), err.toString());
       JsonNode records = new ObjectMapper().readTree(dir.resolve("out/log.json").toFile()).get("records");
       for (JsonNode r : records) {
         assertEquals(1, r.get("num_cq_asked").asInt(), r.toPrettyString());
