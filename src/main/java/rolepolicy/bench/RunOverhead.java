@@ -1,6 +1,5 @@
 package rolepolicy.bench;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -9,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -21,9 +19,8 @@ import rolepolicy.evaluate.GoldRecord;
 import rolepolicy.evaluate.PredictionReader;
 import rolepolicy.generate.AtomicOutput;
 import rolepolicy.llm.ChatEndpoint;
-import rolepolicy.bench.LocalChatServer;
+import rolepolicy.run.RecordedModel;
 import rolepolicy.run.ModelRun;
-import rolepolicy.spider.JsonFiles;
 import rolepolicy.spider.SchemaReader;
 
 /**
@@ -51,10 +48,8 @@ public final class RunOverhead {
 
   /** One warm-up pair, then {@code repeats} timed pairs; {@code progress} gets a line per pair. */
   public Figures measure(PrintWriter progress) {
-    Map<String, String> answers = new HashMap<>();
-    for (JsonNode r : JsonFiles.readArray(settings.dataset(), "dataset records")) {
-      answers.put(r.path("question").asText(), "```sql\n" + r.path("original_sql").asText() + "\n```");
-    }
+    List<GoldRecord> records = Evaluator.readDataset(settings.dataset());
+    List<String> answers = records.stream().map(r -> "```sql\n" + r.originalSql() + "\n```").toList();
     List<double[]> pairs = new ArrayList<>(); // run, evaluate, prompts, requests, run's evaluation, writing
     int questions = 0;
     Path work;
@@ -63,7 +58,7 @@ public final class RunOverhead {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    try (LocalChatServer server = new LocalChatServer(r -> LocalChatServer.Reply.text(answers.getOrDefault(question(r.prompt()), "SELECT 1")))) {
+    try (RecordedModel server = new RecordedModel(records, answers, 0)) {
       ChatEndpoint endpoint = new ChatEndpoint(new ChatEndpoint.Settings(server.baseUrl(), "instant", null, 30, 0), Map.of());
       for (int i = 0; i <= settings.repeats(); i++) {
         Path out = work.resolve("run-" + i);
@@ -107,15 +102,6 @@ public final class RunOverhead {
       output.commit();
     }
     return (System.nanoTime() - start) / 1e9;
-  }
-
-  private static String question(String prompt) {
-    int at = prompt.lastIndexOf("\nQuestion: ");
-    if (at < 0) {
-      return "";
-    }
-    int end = prompt.indexOf('\n', at + 1);
-    return prompt.substring(at + "\nQuestion: ".length(), end < 0 ? prompt.length() : end);
   }
 
   private static double median(List<double[]> pairs, java.util.function.ToDoubleFunction<double[]> value) {

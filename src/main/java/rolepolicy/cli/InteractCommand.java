@@ -45,6 +45,7 @@ import rolepolicy.interact.QuestionLog;
 import rolepolicy.interact.QuestionSet;
 import rolepolicy.interact.ReplaySource;
 import rolepolicy.interact.ResultComparison;
+import rolepolicy.interact.RoundsChart;
 import rolepolicy.interact.RoundFigures;
 import rolepolicy.interact.SqlSource;
 import rolepolicy.interact.UserStudy;
@@ -55,7 +56,7 @@ import rolepolicy.casebank.PromptWriter;
 import rolepolicy.llm.ChatEndpoint;
 import rolepolicy.llm.PromptTemplate;
 import rolepolicy.run.RunFolder;
-import rolepolicy.report.Charts;
+import rolepolicy.run.Digest;
 import rolepolicy.spider.InputException;
 import rolepolicy.spider.Schema;
 import rolepolicy.spider.SchemaReader;
@@ -259,7 +260,8 @@ public final class InteractCommand implements Callable<Integer> {
       String sourceName = standInModel == null ? sqlSource.describe() : sqlSource.describe().replace(" at " + llm.url, "");
       String settings = String.join(" | ", data.dataset.toString(), "db " + databases.dir, sourceName, mode.name(),
           "rounds " + rounds, earlyStop ? "early stop" : "no early stop", "rules " + ruleFiles.rules, "tables " + schemaFile.tables,
-          "prompts " + prompts, String.format(Locale.ROOT, "timeout %s s", query.timeout));
+          "prompts " + prompts + " (templates " + Digest.templates(prompts).substring(0, 12) + ")",
+          String.format(Locale.ROOT, "timeout %s s", query.timeout));
       InteractRun run = new InteractRun(loop, replay, out, settings, workers.parallel);
       AtomicInteger finished = new AtomicInteger();
       int total = questions.size();
@@ -327,24 +329,13 @@ public final class InteractCommand implements Callable<Integer> {
   }
 
   private void write(List<QuestionLog> logs, SummaryFile summary, String settings) {
-    Map<String, List<Double>> series = new LinkedHashMap<>();
-    series.put("execution match (" + summary.comparison() + ")", summary.byRound().stream().map(RoundFigures::matchRate).toList());
-    if (summary.recordedAgreement() != null) {
-      series.put("recorded", summary.byRound().stream().map(RoundFigures::recordedMatchRate).toList());
-    }
-    if (summary.byRound().get(0).policy() != null) {
-      series.put("compliant", summary.byRound().stream().map(f -> f.policy().compliance().compliantRate()).toList());
-      series.put("REFUSE precision", summary.byRound().stream().map(f -> f.policy().refuse().precision()).toList());
-      series.put("REFUSE recall", summary.byRound().stream().map(f -> f.policy().refuse().recall()).toList());
-    }
-    Charts.Image chart = Charts.byRound("Cumulative figures by round", rounds, series);
     Map<String, Object> log = new LinkedHashMap<>();
     log.put("settings", settings);
     log.put("records", logs);
     try (AtomicOutput output = new AtomicOutput()) {
       DatasetWriter.write(output.stage(out.resolve("log.json")), log);
       DatasetWriter.write(output.stage(out.resolve("summary.json")), summary);
-      Files.write(output.stage(out.resolve("rounds.png")), Charts.png(chart));
+      Files.write(output.stage(out.resolve("rounds.png")), RoundsChart.png(summary.byRound(), summary.comparison()));
       output.commit();
     } catch (IOException e) {
       throw new UncheckedIOException(e);

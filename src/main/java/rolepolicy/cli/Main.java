@@ -8,7 +8,7 @@ import rolepolicy.engine.RuleFileException;
 import rolepolicy.llm.EndpointException;
 import rolepolicy.spider.InputException;
 
-/** Entry point: {@code rolepolicy generate | evaluate | run | compare | review | report | diff | explain | bench | score-tables | bench-tables | interact | casebank | prompts | bench-retrieval | bench-facts | bench-run | bench-evaluate | recorded-predictions | predictions}; no arguments runs {@code generate} on the bundled dev split. */
+/** Entry point: {@code rolepolicy generate | evaluate | run | compare | review | report | diff | explain | bench | score-tables | bench-tables | interact | casebank | prompts | bench-retrieval | bench-facts | bench-run | bench-evaluate | recorded-predictions | predictions | stand-in}; no arguments runs {@code generate} on the bundled dev split. */
 @Command(
     name = "rolepolicy",
     mixinStandardHelpOptions = true,
@@ -34,7 +34,8 @@ import rolepolicy.spider.InputException;
       RunCommand.class,
       BenchRunCommand.class,
       PredictionsCommand.class,
-      BenchEvaluateCommand.class
+      BenchEvaluateCommand.class,
+      StandInCommand.class
     })
 public final class Main {
   /** Exit code for bad input or a rule file that does not compile. */

@@ -84,17 +84,24 @@ final class SpiderSqlBuilder {
   }
 
   static SpiderSql build(String sql, Schema schema) {
+    return build(sql, schema, true);
+  }
+
+  /** As {@link #build(String, Schema)}; without {@code fastPath}, from JSqlParser's parse only. */
+  static SpiderSql build(String sql, Schema schema, boolean fastPath) {
     if (sql == null || sql.isBlank()) {
       throw new SpiderSqlException("empty SQL text");
     }
     if (hasWord(sql, "GLOB")) { // the parse reads GLOB as LIKE (SqliteOperators)
       throw beyond("GLOB");
     }
-    Select select;
-    try {
-      select = SqlAnalyzer.parseSelect(sql);
-    } catch (SqlAnalysisException e) {
-      throw new SpiderSqlException(e.getMessage());
+    Select select = fastPath ? SqlAnalyzer.parseFast(sql) : null; // JSqlParser's tree, built faster
+    if (select == null) {
+      try {
+        select = SqlAnalyzer.parseSelect(sql);
+      } catch (SqlAnalysisException e) {
+        throw new SpiderSqlException(e.getMessage());
+      }
     }
     return new SpiderSqlBuilder(schema).query(select, null);
   }

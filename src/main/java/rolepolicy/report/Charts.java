@@ -82,39 +82,70 @@ public final class Charts {
     return render(chart, alt + " (expected " + first.expected() + ")");
   }
 
-  /** Q3: the REFUSE rate of every database, sorted, outliers in red, mean and ±2 sd as lines. */
+  /** Width of a bin of the Q3 histogram, in percentage points of REFUSE rate. */
+  static final int BIN = 5;
+
+  /**
+   * Q3: how many databases have each REFUSE rate, in bins of {@link #BIN} points, outliers stacked
+   * in red; the mean and ±2 sd as vertical lines. Its size does not depend on the number of
+   * databases; the outliers are named in the table below it.
+   */
   static Image refuseByDatabase(String split, List<DatabaseFigures> databases, RefuseSpread spread) {
-    int width = Math.min(1240, Math.max(640, 120 + 18 * databases.size()));
-    CategoryChart chart = category("REFUSE rate per database (" + split + ")", width, 380, null, "% REFUSE");
-    List<String> names = databases.stream().map(DatabaseFigures::dbId).toList();
-    List<Double> normal = new ArrayList<>();
-    List<Double> outlier = new ArrayList<>();
-    for (DatabaseFigures d : databases) {
-      boolean isOutlier = Math.abs(d.zScore()) > 2;
-      normal.add(isOutlier ? 0 : d.refusePercent());
-      outlier.add(isOutlier ? d.refusePercent() : 0);
-    }
-    chart.getStyler().setOverlapped(true);
-    chart.getStyler().setXAxisLabelRotation(90);
-    chart.getStyler().setAxisTickLabelsFont(BASE.deriveFont(databases.size() > 60 ? 8f : 10f));
-    chart.getStyler().setYAxisMin(0.0);
-    chart.getStyler().setYAxisMax(100.0);
-    chart.getStyler().setAvailableSpaceFill(0.8);
-    chart.addSeries("database", names, normal).setFillColor(NEUTRAL);
-    chart.addSeries("outlier (> 2 sd from the mean)", names, outlier).setFillColor(OUT);
-    line(chart, "mean " + Counts.pct(spread.meanPercent()), names, spread.meanPercent(), Color.BLACK, new BasicStroke(2f));
-    double high = spread.meanPercent() + 2 * spread.sdPercent();
-    double low = spread.meanPercent() - 2 * spread.sdPercent();
-    if (high < 100) {
-      line(chart, "mean + 2 sd " + Counts.pct(high), names, high, Color.DARK_GRAY, dashed());
-    }
-    if (low > 0) {
-      line(chart, "mean − 2 sd " + Counts.pct(low), names, low, Color.DARK_GRAY, dashed());
-    }
     return render(
-        chart,
-        "REFUSE rate per database, " + databases.size() + " databases, mean " + Counts.pct(spread.meanPercent())
-            + ", standard deviation " + Counts.pct(spread.sdPercent()));
+        refuseHistogram(split, databases, spread),
+        "Histogram of the REFUSE rate per database, " + databases.size() + " databases, mean " + Counts.pct(spread.meanPercent())
+            + ", standard deviation " + Counts.pct(spread.sdPercent()) + ", " + spread.outliers().size() + " outliers");
+  }
+
+  static CategoryChart refuseHistogram(String split, List<DatabaseFigures> databases, RefuseSpread spread) {
+    int bins = 100 / BIN;
+    List<String> names = new ArrayList<>();
+    Integer[] normal = new Integer[bins];
+    Integer[] outlier = new Integer[bins];
+    for (int b = 0; b < bins; b++) {
+      names.add(b * BIN + "–" + (b + 1) * BIN);
+      normal[b] = 0;
+      outlier[b] = 0;
+    }
+    for (DatabaseFigures d : databases) {
+      int b = Math.min(bins - 1, (int) Math.floor(d.refusePercent() / BIN));
+      if (Math.abs(d.zScore()) > 2) {
+        outlier[b]++;
+      } else {
+        normal[b]++;
+      }
+    }
+    String count = databases.size() + (databases.size() == 1 ? " database" : " databases");
+    CategoryChart chart = category("REFUSE rate per database (" + split + ", " + count + ")", 640, 360,
+        "% of the database's questions labelled REFUSE", "databases");
+    chart.getStyler().setStacked(true);
+    chart.getStyler().setXAxisLabelRotation(45);
+    chart.getStyler().setAxisTickLabelsFont(BASE.deriveFont(10f));
+    chart.getStyler().setAvailableSpaceFill(0.95);
+    int highest = 0;
+    for (int b = 0; b < bins; b++) {
+      highest = Math.max(highest, normal[b] + outlier[b]);
+    }
+    double top = Math.ceil(highest * 1.2) + 1; // room for the line labels above the bars
+    chart.getStyler().setYAxisMin(0.0);
+    chart.getStyler().setYAxisMax(top);
+    chart.getStyler().setYAxisDecimalPattern("#,##0");
+    chart.addSeries("database", names, List.of(normal)).setFillColor(NEUTRAL);
+    chart.addSeries("outlier (> 2 sd from the mean)", names, List.of(outlier)).setFillColor(OUT);
+    chart.getStyler().setAnnotationLineColor(Color.DARK_GRAY);
+    chart.getStyler().setAnnotationLineStroke(dashed());
+    chart.getStyler().setAnnotationTextFont(BASE.deriveFont(Font.BOLD, 11f));
+    chart.getStyler().setAnnotationTextFontColor(Color.BLACK);
+    double low = spread.meanPercent() - 2 * spread.sdPercent();
+    double high = spread.meanPercent() + 2 * spread.sdPercent();
+    verticalLine(chart, spread.meanPercent(), "mean " + Counts.pct(spread.meanPercent()), top * 0.95, true);
+    if (low > 0 && spread.sdPercent() > 0) {
+      verticalLine(chart, low, "−2 sd " + Counts.pct(low), top * 0.87, false);
+    }
+    if (high < 100 && spread.sdPercent() > 0) {
+      verticalLine(chart, high, "+2 sd " + Counts.pct(high), top * 0.87, true);
+    }
+    return chart;
   }
 
   /** Q4: negatives per rule, and questions without one by cause. */
@@ -146,6 +177,12 @@ public final class Charts {
 
   /** Q5: violations by role × policy as a heat map with the counts in the cells. */
   static Image rolePolicyHeatMap(String split, Map<String, Map<String, Integer>> grid) {
+    StringBuilder alt = new StringBuilder("Violations by role and policy:");
+    grid.forEach((role, row) -> row.forEach((policy, n) -> alt.append(' ').append(role).append('/').append(policy).append(' ').append(n).append(';')));
+    return render(rolePolicyHeatMapChart(split, grid), alt.toString());
+  }
+
+  static HeatMapChart rolePolicyHeatMapChart(String split, Map<String, Map<String, Integer>> grid) {
     List<String> roles = new ArrayList<>(grid.keySet());
     List<String> policies = new ArrayList<>(grid.values().iterator().next().keySet());
     java.util.Collections.reverse(policies); // y runs upwards: the first policy on top, as in the table
@@ -158,7 +195,8 @@ public final class Charts {
         max = Math.max(max, n);
       }
     }
-    HeatMapChart chart = new HeatMapChartBuilder().width(560).height(330).title("Violations: role × policy (" + split + ")").build();
+    HeatMapChart chart = new HeatMapChartBuilder().width(560).height(350).title("Violations: role × policy (" + split + ")")
+        .xAxisTitle("role of the column in the query").yAxisTitle("policy of the column").build();
     style(chart.getStyler());
     chart.getStyler().setShowValue(true);
     chart.getStyler().setValueFont(BASE.deriveFont(Font.BOLD, 13f));
@@ -171,9 +209,7 @@ public final class Charts {
     chart.getStyler().setLegendVisible(false);
     chart.getStyler().setPlotGridLinesVisible(false);
     chart.addSeries("violations", roles, policies, cells);
-    StringBuilder alt = new StringBuilder("Violations by role and policy:");
-    grid.forEach((role, row) -> row.forEach((policy, n) -> alt.append(' ').append(role).append('/').append(policy).append(' ').append(n).append(';')));
-    return render(chart, alt.toString());
+    return chart;
   }
 
   /** REFUSE gold labels by reason. */
@@ -196,14 +232,20 @@ public final class Charts {
     List<String> names = PolicyQa.POLICIES;
     chart.getStyler().setYAxisMin(0.0);
     chart.getStyler().setYAxisMax(100.0);
-    chart.addSeries("SPEC §3 expected", names, names.stream().map(PolicyQa.EXPECTED::get).toList()).setFillColor(EXPECTED);
+    if (p.notCompared() == null) {
+      chart.addSeries("SPEC §3 expected", names, names.stream().map(PolicyQa.EXPECTED::get).toList()).setFillColor(EXPECTED);
+    }
     chart.addSeries("automatic (rules)", names, names.stream().map(n -> p.auto().percent().get(n)).toList()).setFillColor(NEUTRAL);
     chart.addSeries("final (after overrides)", names, names.stream().map(n -> p.finalPolicies().percent().get(n)).toList()).setFillColor(IN);
     return render(chart, "Columns per policy, expected, automatic and final: " + p.auto().percent() + " / " + p.finalPolicies().percent());
   }
 
-  /** A line per series of a rate (0–1) by round, drawn in percent; the series in the given order. */
-  public static Image byRound(String title, int rounds, Map<String, List<Double>> series) {
+  /**
+   * A line per series of a rate (0–1) by round, drawn in percent; the series in the given order. A
+   * rate with no value (null) leaves a gap. Each series has its own colour, marker shape and dash,
+   * and each is drawn narrower than the one before, so lines on equal values stay visible.
+   */
+  public static CategoryChart byRound(String title, int rounds, Map<String, List<Double>> series) {
     List<String> names = new ArrayList<>();
     for (int r = 0; r <= rounds; r++) {
       names.add(String.valueOf(r));
@@ -212,21 +254,40 @@ public final class Charts {
     chart.getStyler().setOverlapped(true);
     chart.getStyler().setYAxisMin(0.0);
     chart.getStyler().setYAxisMax(100.0);
+    chart.getStyler().setMarkerSize(11);
     chart.getStyler().setDefaultSeriesRenderStyle(org.knowm.xchart.CategorySeries.CategorySeriesRenderStyle.Line);
-    Color[] colors = {NEUTRAL, MUTED, IN, AMBER, OUT};
-    StringBuilder alt = new StringBuilder(title);
     int i = 0;
     for (Map.Entry<String, List<Double>> e : series.entrySet()) {
-      List<Double> percent = e.getValue().stream().map(v -> v == null ? 0.0 : 100 * v).toList();
+      List<Double> percent = e.getValue().stream().map(v -> v == null ? null : 100 * v).toList();
       var line = chart.addSeries(e.getKey(), names, percent);
-      line.setLineColor(colors[i % colors.length]);
-      line.setMarkerColor(colors[i % colors.length]);
-      alt.append(", ").append(e.getKey()).append(' ').append(percent.stream()
-          .map(v -> String.format(java.util.Locale.ROOT, "%.1f%%", v)).toList());
+      line.setLineColor(LINE_COLORS[i % LINE_COLORS.length]);
+      line.setMarkerColor(LINE_COLORS[i % LINE_COLORS.length]);
+      line.setMarker(LINE_MARKERS[i % LINE_MARKERS.length]);
+      line.setLineStyle(LINE_STROKES[i % LINE_STROKES.length]);
       i++;
     }
-    return render(chart, alt.toString());
+    return chart;
   }
+
+  private static final Color[] LINE_COLORS = {NEUTRAL, MUTED, IN, AMBER, OUT};
+
+  /** Largest first: a square under a circle under a diamond still shows its corners. */
+  private static final org.knowm.xchart.style.markers.Marker[] LINE_MARKERS = {
+    org.knowm.xchart.style.markers.SeriesMarkers.SQUARE,
+    org.knowm.xchart.style.markers.SeriesMarkers.CIRCLE,
+    org.knowm.xchart.style.markers.SeriesMarkers.DIAMOND,
+    org.knowm.xchart.style.markers.SeriesMarkers.TRIANGLE_UP,
+    org.knowm.xchart.style.markers.SeriesMarkers.TRIANGLE_DOWN
+  };
+
+  /** Widest first, each later one dashed: a later line on the same values leaves the earlier one showing. */
+  private static final BasicStroke[] LINE_STROKES = {
+    new BasicStroke(6f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND),
+    new BasicStroke(3.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 10f, new float[] {10f, 5f}, 0f),
+    new BasicStroke(2.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 10f, new float[] {3f, 3f}, 0f),
+    new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 10f, new float[] {12f, 4f, 3f, 4f}, 0f),
+    new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 10f, new float[] {2f, 2f}, 0f)
+  };
 
   /**
    * One bar per category (its estimate) with its interval as an error bar from {@code low} to
@@ -273,6 +334,11 @@ public final class Charts {
     return render(chart, alt.toString());
   }
 
+  /** The PNG bytes of a chart. */
+  public static byte[] png(Chart<?, ?> chart) {
+    return png(render(chart, ""));
+  }
+
   /** The PNG bytes of a rendered chart. */
   public static byte[] png(Image image) {
     return Base64.getDecoder().decode(image.dataUri().substring(image.dataUri().indexOf(',') + 1));
@@ -310,13 +376,17 @@ public final class Charts {
     s.setDecimalPattern("#,##0.#");
   }
 
-  /** A horizontal line across all categories, drawn as a series so that the legend names it. */
-  private static void line(CategoryChart chart, String name, List<String> names, double y, Color color, BasicStroke stroke) {
-    org.knowm.xchart.CategorySeries series = chart.addSeries(name, names, names.stream().map(n -> y).toList());
-    series.setChartCategorySeriesRenderStyle(org.knowm.xchart.CategorySeries.CategorySeriesRenderStyle.Line);
-    series.setMarker(org.knowm.xchart.style.markers.SeriesMarkers.NONE);
-    series.setLineColor(color);
-    series.setLineStyle(stroke);
+  /**
+   * A vertical line at a rate (percent) of the REFUSE histogram, whose x axis counts bins, with its
+   * label beside it at height {@code y}: on the right if it fits, else on the left.
+   */
+  private static void verticalLine(CategoryChart chart, double percent, String label, double y, boolean right) {
+    double x = percent / BIN;
+    double pixelsPerBin = (chart.getWidth() - 100) / (100.0 / BIN);
+    double halfLabel = label.length() * 3.6 / pixelsPerBin + 0.15; // about 7 px a character at 11 pt
+    boolean onRight = right ? x + 2 * halfLabel < 100.0 / BIN : x - 2 * halfLabel < 0;
+    chart.addAnnotation(new AnnotationLine(x, true, false));
+    chart.addAnnotation(new org.knowm.xchart.AnnotationText(label, onRight ? x + halfLabel : x - halfLabel, y, false));
   }
 
   private static void rangeLines(CategoryChart chart, double low, double high) {

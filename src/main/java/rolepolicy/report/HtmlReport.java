@@ -133,6 +133,9 @@ public final class HtmlReport {
       return;
     }
     html.append("<p class=\"sub\">Reported and explained from the data, never tuned (SPEC §10).</p>\n");
+    if (out.stream().anyMatch(c -> c.drivers() != null && c.drivers().stream().anyMatch(d -> d.label().equals(SplitQa.R1_CAUSE)))) {
+      html.append("<p>").append(esc(SplitQa.R1_CAUSE_MEANING)).append("</p>\n");
+    }
     for (Check c : out) {
       html.append("<div class=\"finding\"><div class=\"head\">").append(esc(c.id())).append(": ").append(esc(c.label()))
           .append(" = ").append(value(c)).append(", expected ").append(esc(c.expected())).append(' ').append(badge(c))
@@ -168,26 +171,29 @@ public final class HtmlReport {
     html.append("<h2 id=\"policies\">Policy distribution over the schema files</h2>\n");
     html.append("<p>From <code>").append(esc(p.source())).append("</code>: ").append(Counts.number(p.databases()))
         .append(" databases, ").append(Counts.number(p.tables())).append(" tables, ").append(Counts.number(p.columns()))
-        .append(" columns. SPEC §3 quotes its figures for the 4,503 columns of Spider's <code>tables.json</code>.</p>\n");
+        .append(" columns. ")
+        .append(p.notCompared() == null ? "SPEC §3 quotes its figures for the 4,503 columns of Spider's <code>tables.json</code>." : esc(p.notCompared()))
+        .append("</p>\n");
     html.append("<div class=\"row\">\n");
     image(Charts.policyDistribution(p));
-    html.append("<div>\n<table>\n<tr><th>figure</th><th>SPEC §3</th><th>automatic</th><th></th><th>final (after overrides)</th></tr>\n");
+    html.append("<div>\n<table>\n<tr><th>figure</th>").append(p.notCompared() == null ? "<th>SPEC §3</th>" : "").append("<th>automatic</th>")
+        .append(p.notCompared() == null ? "<th></th>" : "").append("<th>final (after overrides)</th></tr>\n");
     Map<String, Check> byId = new java.util.HashMap<>();
     p.checks().forEach(c -> byId.put(c.id(), c));
     Check columns = byId.get("policy.columns");
-    html.append("<tr><td>columns</td>").append(num(columns.expected())).append(num(Counts.number(p.columns())))
-        .append("<td>").append(badge(columns)).append("</td>").append(num(Counts.number(p.columns()))).append("</tr>\n");
+    html.append("<tr><td>columns</td>").append(expected(columns)).append(num(Counts.number(p.columns())))
+        .append(badgeCell(columns)).append(num(Counts.number(p.columns()))).append("</tr>\n");
     for (String policy : PolicyQa.POLICIES) {
-      Check c = byId.get("policy.auto." + policy.toLowerCase(Locale.ROOT));
-      html.append("<tr><td>").append(policy).append("</td>").append(num(c.expected()))
-          .append(num(Counts.pct(c.value()) + " (" + Counts.number(c.count()) + ")"))
-          .append("<td>").append(badge(c.inRange())).append("</td>")
-          .append(num(Counts.pct(p.finalPolicies().percent().get(policy)) + " (" + Counts.number(p.finalPolicies().columns().get(policy)) + ")"))
-          .append("</tr>\n");
+      policyRow(byId.get("policy.auto." + policy.toLowerCase(Locale.ROOT)), policy, Counts.percent(p.auto().columns().get(policy), p.columns()),
+          p.auto().columns().get(policy), p.finalPolicies().percent().get(policy), p.finalPolicies().columns().get(policy));
     }
-    tableRow(byId.get("policy.auto.tables_hidden"), Counts.percent(p.finalPolicies().tablesWithHidden(), p.tables()), p.finalPolicies().tablesWithHidden());
-    tableRow(byId.get("policy.auto.tables_aggonly"), Counts.percent(p.finalPolicies().tablesWithAggOnly(), p.tables()), p.finalPolicies().tablesWithAggOnly());
-    tableRow(byId.get("policy.auto.databases_either"), Counts.percent(p.finalPolicies().databasesWithHiddenOrAggOnly(), p.databases()), p.finalPolicies().databasesWithHiddenOrAggOnly());
+    policyRow(byId.get("policy.auto.tables_hidden"), "tables with a Hidden column", Counts.percent(p.auto().tablesWithHidden(), p.tables()),
+        p.auto().tablesWithHidden(), Counts.percent(p.finalPolicies().tablesWithHidden(), p.tables()), p.finalPolicies().tablesWithHidden());
+    policyRow(byId.get("policy.auto.tables_aggonly"), "tables with an AggOnly column", Counts.percent(p.auto().tablesWithAggOnly(), p.tables()),
+        p.auto().tablesWithAggOnly(), Counts.percent(p.finalPolicies().tablesWithAggOnly(), p.tables()), p.finalPolicies().tablesWithAggOnly());
+    policyRow(byId.get("policy.auto.databases_either"), "databases with a Hidden or AggOnly column",
+        Counts.percent(p.auto().databasesWithHiddenOrAggOnly(), p.databases()), p.auto().databasesWithHiddenOrAggOnly(),
+        Counts.percent(p.finalPolicies().databasesWithHiddenOrAggOnly(), p.databases()), p.finalPolicies().databasesWithHiddenOrAggOnly());
     html.append("</table>\n");
     if (p.overrides().isEmpty()) {
       html.append("<p>No override changes a policy: final = automatic.</p>\n");
@@ -200,11 +206,21 @@ public final class HtmlReport {
     html.append("</details>\n");
   }
 
-  private void tableRow(Check c, double finalPercent, int finalCount) {
-    html.append("<tr><td>").append(esc(c.label())).append("</td>").append(num(c.expected()))
-        .append(num(Counts.pct(c.value()) + " (" + Counts.number(c.count()) + ")"))
-        .append("<td>").append(badge(c.inRange())).append("</td>")
+  /** A row of the policy table; {@code c} is null when the distribution is not compared with SPEC §3. */
+  private void policyRow(Check c, String label, double autoPercent, int autoCount, double finalPercent, int finalCount) {
+    html.append("<tr><td>").append(esc(label)).append("</td>").append(expected(c))
+        .append(num(Counts.pct(autoPercent) + " (" + Counts.number(autoCount) + ")"))
+        .append(badgeCell(c))
         .append(num(Counts.pct(finalPercent) + " (" + Counts.number(finalCount) + ")")).append("</tr>\n");
+  }
+
+  /** The SPEC §3 cell; none when the distribution is not compared. */
+  private static String expected(Check c) {
+    return c == null ? "" : num(c.expected());
+  }
+
+  private static String badgeCell(Check c) {
+    return c == null ? "" : "<td>" + badge(c) + "</td>";
   }
 
   // ---- one split ----------------------------------------------------------------------------
@@ -236,7 +252,8 @@ public final class HtmlReport {
     html.append("<p>Mean over databases <b>").append(Counts.pct(s.q3().meanPercent())).append("</b>, standard deviation <b>")
         .append(Counts.pct(s.q3().sdPercent())).append("</b>, from ").append(Counts.pct(s.q3().minPercent())).append(" to ")
         .append(Counts.pct(s.q3().maxPercent())).append(" over ").append(s.q3().databases())
-        .append(" databases (each database counts once; population standard deviation). Red bars: outliers, more than 2 sd from the mean.</p>\n<div class=\"charts\">\n");
+        .append(" databases (each database counts once; population standard deviation). The histogram counts the databases per 5-point band"
+            + " of REFUSE rate; red: outliers, more than 2 sd from the mean.</p>\n<div class=\"charts\">\n");
     if (!s.databases().isEmpty()) {
       image(Charts.refuseByDatabase(s.split(), s.databases(), s.q3()));
     }

@@ -205,7 +205,9 @@ public record QaFigures(
    * @param finalPolicies after overrides
    * @param autoByRule columns per naming rule
    * @param overrides override changes, "auto → final" → columns
-   * @param checks the automatic distribution against SPEC §3
+   * @param checks the automatic distribution against SPEC §3; empty when not compared
+   * @param notCompared why the distribution is not compared with SPEC §3 (its figures are for
+   *     Spider's 4,503 columns; other policy files are another schema); null when compared
    */
   public record PolicyFigures(
       String source,
@@ -216,7 +218,8 @@ public record QaFigures(
       Distribution finalPolicies,
       Map<String, Integer> autoByRule,
       Map<String, Integer> overrides,
-      List<Check> checks) {}
+      List<Check> checks,
+      @JsonInclude(JsonInclude.Include.NON_NULL) String notCompared) {}
 
   /** Columns per policy, and tables and databases that hold a restricted column. */
   public record Distribution(

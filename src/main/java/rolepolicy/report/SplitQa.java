@@ -137,8 +137,7 @@ public final class SplitQa {
           String.format(
               Locale.ROOT,
               " %s: in %s of these %s questions R1 substituted an _id column that is itself JoinOnly,"
-                  + " and %s had no _id column to substitute; R1 can only succeed where an override makes"
-                  + " its substitute selectable. Their first violation: %s. Without them Q2 would be %s.",
+                  + " and %s had no _id column to substitute. Their first violation: %s. Without them Q2 would be %s.",
               R1_CAUSE,
               Counts.number(joinOnlySubstitute),
               Counts.number(r1.size()),
@@ -154,6 +153,11 @@ public final class SplitQa {
   }
 
   static final String R1_CAUSE = "R1 cannot succeed without overrides";
+
+  /** What {@link #R1_CAUSE} means, said once on the page rather than in each split's explanation. */
+  static final String R1_CAUSE_MEANING =
+      R1_CAUSE + ": R1 shows another _id column of the table instead, and can only succeed where an override"
+          + " makes that substitute selectable.";
 
   /** The cause of a REFUSE, grouping the reasons that share one. */
   static String refuseCause(SplitRecord r) {

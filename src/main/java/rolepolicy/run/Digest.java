@@ -11,7 +11,7 @@ import java.util.List;
 import rolepolicy.engine.RuleBase;
 import rolepolicy.spider.InputException;
 
-/** SHA-256 digests: of a request's content (the answer cache's key), of a template, of the rule files. */
+/** SHA-256 digests: of a request's content (the answer cache's key), of a template, of the rule files, of a prompts folder. */
 public final class Digest {
   private Digest() {}
 
@@ -37,6 +37,19 @@ public final class Digest {
       } catch (IOException e) {
         throw new InputException(file + ": cannot read the rule file (" + InputException.reason(e) + ")", e);
       }
+    }
+    return sha256(all.toString());
+  }
+
+  /** The {@code .txt} templates of a prompts folder: names and contents, in name order. */
+  public static String templates(Path folder) {
+    StringBuilder all = new StringBuilder();
+    try (java.util.stream.Stream<Path> files = Files.list(folder)) {
+      for (Path file : files.filter(f -> f.getFileName().toString().endsWith(".txt")).sorted().toList()) {
+        all.append(file.getFileName()).append('\0').append(Files.readString(file, StandardCharsets.UTF_8)).append('\0');
+      }
+    } catch (IOException e) {
+      throw new InputException(folder + ": cannot read the prompt templates (" + InputException.reason(e) + ")", e);
     }
     return sha256(all.toString());
   }

@@ -12,8 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import rolepolicy.bench.LocalChatServer;
-import rolepolicy.bench.LocalChatServer.Reply;
+import rolepolicy.llm.LocalChatServer;
+import rolepolicy.llm.LocalChatServer.Reply;
 
 /**
  * A live baseline run's log has the recorded baseline logs' shape: {@code --replay} of it plays the

@@ -18,9 +18,9 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import rolepolicy.bench.LocalChatServer;
-import rolepolicy.bench.LocalChatServer.Reply;
-import rolepolicy.bench.LocalChatServer.Request;
+import rolepolicy.llm.LocalChatServer;
+import rolepolicy.llm.LocalChatServer.Reply;
+import rolepolicy.llm.LocalChatServer.Request;
 
 /**
  * The paper's methods against a local chat-completions server: the baseline (no question, the

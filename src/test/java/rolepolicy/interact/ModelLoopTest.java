@@ -15,9 +15,9 @@ import java.util.function.Function;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import rolepolicy.bench.LocalChatServer;
-import rolepolicy.bench.LocalChatServer.Reply;
-import rolepolicy.bench.LocalChatServer.Request;
+import rolepolicy.llm.LocalChatServer;
+import rolepolicy.llm.LocalChatServer.Reply;
+import rolepolicy.llm.LocalChatServer.Request;
 
 /**
  * The loop with a model behind a local chat-completions server: three real KaggleDBQA questions of
@@ -167,6 +167,26 @@ class ModelLoopTest {
       assertEquals(List.of(0, 1, 2), List.of(records.get(0).get("index").asInt(), records.get(1).get("index").asInt(),
           records.get(2).get("index").asInt()));
       assertTrue(Files.notExists(progress));
+    }
+  }
+
+  @Test
+  void aStoppedRunIsNotResumedWithEditedTemplates(@org.junit.jupiter.api.io.TempDir Path prompts) throws Exception {
+    for (Path file : Files.newDirectoryStream(Path.of("data/prompts"), "*.txt")) {
+      Files.copy(file, prompts.resolve(file.getFileName()));
+    }
+    JsonNode third = picked.get(2);
+    Function<Request, Reply> good = scripted(picked);
+    try (LocalChatServer server = new LocalChatServer(
+        request -> request.prompt().contains(third.get("nl").asText()) ? Reply.error(500) : good.apply(request))) {
+      StringWriter err = new StringWriter();
+      assertEquals(1, interact(server, new StringWriter(), err, "--prompts", prompts.toString()));
+      Path ask = prompts.resolve("interact-ask.txt");
+      Files.writeString(ask, Files.readString(ask) + "\nKeep the question short.\n");
+      server.setHandler(good);
+      StringWriter again = new StringWriter();
+      assertEquals(1, interact(server, new StringWriter(), again, "--prompts", prompts.toString()));
+      assertTrue(again.toString().contains("is the unfinished run of other settings"), again.toString());
     }
   }
 

@@ -14,22 +14,22 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import rolepolicy.TestData;
 import rolepolicy.generate.DatasetWriter;
-import rolepolicy.bench.LocalChatServer;
-import rolepolicy.bench.LocalChatServer.Reply;
+import rolepolicy.llm.LocalChatServer;
+import rolepolicy.llm.LocalChatServer.Reply;
 import rolepolicy.run.RunFixture;
 
 /** interact --model on a policy dataset: round 0 from run's prompt (policies, examples) or from a finished run. */
 class ModelRoundZeroTest {
-  @TempDir static Path shared;
   static RunFixture fixture;
   static Path three;
   static List<JsonNode> records = new ArrayList<>();
 
+  @TempDir static Path shared;
   @TempDir Path dir;
 
   @BeforeAll
   static void data() throws Exception {
-    fixture = new RunFixture(shared);
+    fixture = RunFixture.shared();
     ArrayNode first = DatasetWriter.JSON.createArrayNode();
     for (int i = 0; i < 3; i++) { // dev_0001, dev_0002: SQL; dev_0003: REFUSE
       first.add(fixture.records.get(i));

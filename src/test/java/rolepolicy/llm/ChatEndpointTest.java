@@ -10,8 +10,8 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import rolepolicy.bench.LocalChatServer;
-import rolepolicy.bench.LocalChatServer.Reply;
+import rolepolicy.llm.LocalChatServer;
+import rolepolicy.llm.LocalChatServer.Reply;
 import rolepolicy.spider.InputException;
 
 /** The chat-completions client against a local server speaking the protocol. */

@@ -21,14 +21,13 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import rolepolicy.TestData;
-import rolepolicy.bench.LocalChatServer;
-import rolepolicy.bench.LocalChatServer.Reply;
+import rolepolicy.llm.LocalChatServer;
+import rolepolicy.llm.LocalChatServer.Reply;
 
 /** {@code run} against a chat-completions server on 127.0.0.1 that counts what it is asked. */
 class ModelRunTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  @TempDir static Path shared;
   static RunFixture fixture;
   static Map<String, String> good;
 
@@ -36,7 +35,7 @@ class ModelRunTest {
 
   @BeforeAll
   static void fixture() throws IOException {
-    fixture = new RunFixture(shared);
+    fixture = RunFixture.shared();
     good = fixture.goodAnswers();
   }
 

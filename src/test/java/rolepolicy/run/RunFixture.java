@@ -34,6 +34,27 @@ public final class RunFixture {
   public final Path bank;
   public final JsonNode records;
 
+  private static RunFixture shared;
+
+  /**
+   * One fixture for all the test classes of a test JVM (its bank takes seconds to build), in a
+   * temporary folder removed when the JVM exits.
+   */
+  public static synchronized RunFixture shared() throws IOException {
+    if (shared == null) {
+      Path dir = Files.createTempDirectory("rolepolicy-run-fixture");
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        try (java.util.stream.Stream<Path> paths = Files.walk(dir)) {
+          paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+          // a temporary folder left behind
+        }
+      }));
+      shared = new RunFixture(dir);
+    }
+    return shared;
+  }
+
   public RunFixture(Path dir) throws IOException {
     this.dir = dir;
     JsonNode dev = SpiderRun.records("dev", "dev.json");

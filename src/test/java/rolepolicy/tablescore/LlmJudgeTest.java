@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import rolepolicy.cli.Main;
 import rolepolicy.llm.ChatEndpoint;
-import rolepolicy.bench.LocalChatServer;
-import rolepolicy.bench.LocalChatServer.Reply;
+import rolepolicy.llm.LocalChatServer;
+import rolepolicy.llm.LocalChatServer.Reply;
 import rolepolicy.llm.PromptTemplate;
 
 /** The LLM judge against a local chat-completions server: prompt, cache, answers it cannot read. */

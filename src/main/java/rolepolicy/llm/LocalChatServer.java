@@ -1,4 +1,4 @@
-package rolepolicy.bench;
+package rolepolicy.llm;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -16,8 +16,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 
 /**
- * A chat-completions server on the loopback address, for tests and benchmarks: it records each request and
- * answers with what the test's handler returns (a reply text, or an HTTP error, or a delay).
+ * A chat-completions server on the loopback address, for tests, benchmarks and {@code stand-in}: it
+ * records each request and answers with what its handler returns (a reply text, or an HTTP error, or
+ * a delay).
  */
 public final class LocalChatServer implements AutoCloseable {
   /**
@@ -46,6 +47,11 @@ public final class LocalChatServer implements AutoCloseable {
 
     public static Reply error(int status) {
       return new Reply(status, null, 0);
+    }
+
+    /** An HTTP error whose JSON body says {@code message}. */
+    public static Reply error(int status, String message) {
+      return new Reply(status, message, 0);
     }
 
     public static Reply slow(String content, long delayMillis) {
@@ -84,9 +90,15 @@ public final class LocalChatServer implements AutoCloseable {
   private final List<Request> requests = new CopyOnWriteArrayList<>();
   private volatile Function<Request, Reply> handler;
 
+  /** A server on a free port of the loopback address. */
   public LocalChatServer(Function<Request, Reply> handler) throws IOException {
+    this(0, handler);
+  }
+
+  /** A server on {@code port} of the loopback address; 0 takes a free one. */
+  public LocalChatServer(int port, Function<Request, Reply> handler) throws IOException {
     this.handler = handler;
-    this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
     server.createContext("/", this::handle);
     server.setExecutor(executor);
     server.start();
@@ -128,7 +140,10 @@ public final class LocalChatServer implements AutoCloseable {
       if (reply.rawBody() != null) {
         out = reply.rawBody().getBytes(StandardCharsets.UTF_8);
       } else if (reply.status() != 200) {
-        out = "{\"error\":{\"message\":\"test server error\",\"type\":\"server_error\"}}".getBytes(StandardCharsets.UTF_8);
+        ObjectNode error = JSON.createObjectNode();
+        error.putObject("error").put("message", reply.content() != null ? reply.content() : "test server error")
+            .put("type", reply.status() < 500 ? "invalid_request_error" : "server_error");
+        out = JSON.writeValueAsBytes(error);
       } else {
         ObjectNode response = JSON.createObjectNode();
         response.put("id", "chatcmpl-test").put("object", "chat.completion").put("created", 0)

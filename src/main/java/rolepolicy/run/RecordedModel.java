@@ -1,0 +1,92 @@
+package rolepolicy.run;
+
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import rolepolicy.evaluate.GoldRecord;
+import rolepolicy.llm.LocalChatServer;
+import rolepolicy.llm.LocalChatServer.Reply;
+import rolepolicy.llm.LocalChatServer.Request;
+import rolepolicy.spider.InputException;
+
+/**
+ * A stand-in model on 127.0.0.1 that answers each prompt with a predictions file's line for the
+ * question the prompt asks: the dataset question whose text occurs last in the prompt (examples
+ * come before the question in the shipped templates, and their questions are masked). A prompt
+ * without any of them gets HTTP 400 saying so.
+ */
+public final class RecordedModel implements AutoCloseable {
+  private final Map<String, String> answers = new LinkedHashMap<>();
+  private final LocalChatServer server;
+  private final AtomicInteger answered = new AtomicInteger();
+  private final AtomicInteger unknown = new AtomicInteger();
+
+  /**
+   * @param records the dataset's records
+   * @param predictions one per record, in the same order (as {@code evaluate} reads them)
+   * @param port the loopback port; 0 takes a free one
+   */
+  public RecordedModel(List<GoldRecord> records, List<String> predictions, int port) throws IOException {
+    for (int i = 0; i < records.size(); i++) {
+      GoldRecord r = records.get(i);
+      if (r.question() == null) {
+        throw new InputException("dataset record " + r.id() + " has no question text to recognise it by");
+      }
+      String earlier = answers.putIfAbsent(r.question(), predictions.get(i));
+      if (earlier != null && !earlier.equals(predictions.get(i))) {
+        throw new InputException("records with the same question text have different predictions (" + r.id()
+            + "): the stand-in could not tell them apart: " + r.question());
+      }
+    }
+    this.server = new LocalChatServer(port, this::reply);
+  }
+
+  private Reply reply(Request request) {
+    String answer = answerTo(request.prompt());
+    if (answer == null) {
+      unknown.incrementAndGet();
+      return Reply.error(400, "the stand-in has no answer for this prompt: it holds none of the dataset's questions");
+    }
+    answered.incrementAndGet();
+    return Reply.text(answer.isEmpty() ? "(no answer)" : answer);
+  }
+
+  /** The prediction of the question whose text occurs last in the prompt (the longest on a tie). */
+  String answerTo(String prompt) {
+    String best = null;
+    int bestAt = -1;
+    for (String question : answers.keySet()) {
+      int at = prompt.lastIndexOf(question);
+      if (at > bestAt || (at >= 0 && at == bestAt && question.length() > best.length())) {
+        best = question;
+        bestAt = at;
+      }
+    }
+    return best == null ? null : answers.get(best);
+  }
+
+  public String baseUrl() {
+    return server.baseUrl();
+  }
+
+  public int questions() {
+    return answers.size();
+  }
+
+  /** Requests answered so far. */
+  public int answered() {
+    return answered.get();
+  }
+
+  /** Requests refused so far (no dataset question in the prompt). */
+  public int refused() {
+    return unknown.get();
+  }
+
+  @Override
+  public void close() {
+    server.close();
+  }
+}
