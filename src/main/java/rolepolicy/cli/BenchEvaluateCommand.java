@@ -3,6 +3,7 @@ package rolepolicy.cli;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -21,17 +22,14 @@ import rolepolicy.bench.EvaluateBench;
 public final class BenchEvaluateCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(names = "--dataset", paramLabel = "FILE", defaultValue = "data/dev.json", description = "A generated split (default: ${DEFAULT-VALUE}).")
-  Path dataset;
+  @Mixin DatasetOption data;
 
-  @Option(names = "--tables", paramLabel = "FILE", defaultValue = "data/spider/tables.json", description = "Its schema file (default: ${DEFAULT-VALUE}).")
-  Path tables;
+  @Mixin TablesOption schemaFile;
 
   @Option(names = "--db", paramLabel = "DIR", defaultValue = "../shared/spider/database", description = "Spider's database folder (default: ${DEFAULT-VALUE}); questions of databases without a SQLite file are left out.")
   Path databases;
 
-  @Option(names = "--rules", paramLabel = "DIR", defaultValue = "rules", description = "Rule files (default: ${DEFAULT-VALUE}).")
-  Path rules;
+  @Mixin RulesOption ruleFiles;
 
   @Option(names = "--pred", paramLabel = "FILE", description = "Predictions, one line per record of --dataset (default: its original SQL, every 5th REFUSE, every 7th a negative example).")
   Path predictions;
@@ -53,7 +51,7 @@ public final class BenchEvaluateCommand implements Callable<Integer> {
     if (runs < 1) {
       throw new ParameterException(spec.commandLine(), "--runs must be at least 1");
     }
-    return new EvaluateBench(new EvaluateBench.Settings(dataset, tables, databases, rules, predictions, launcher,
+    return new EvaluateBench(new EvaluateBench.Settings(data.dataset, schemaFile.tables, databases, ruleFiles.rules, predictions, launcher,
         Path.of("bin", "exec-floor.py"), before, runs, work)).run(spec.commandLine().getOut());
   }
 }

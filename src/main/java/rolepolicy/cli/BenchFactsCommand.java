@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.kie.api.KieBase;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -47,14 +48,13 @@ public final class BenchFactsCommand implements Callable<Integer> {
   @Option(names = "--runs", paramLabel = "N", defaultValue = "5", description = "Timed passes of each workload (default: ${DEFAULT-VALUE}).")
   int runs;
 
-  @Option(names = "--warmup", paramLabel = "N", defaultValue = "3", description = "Untimed passes of each workload first (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--warmup", paramLabel = "N", defaultValue = "4", description = "Untimed passes of each workload first (default: ${DEFAULT-VALUE}).")
   int warmup;
 
   @Option(names = "--threads", paramLabel = "N", description = "Worker threads (default: generate's default, the number of cores).")
   Integer threads;
 
-  @Option(names = "--rules", paramLabel = "DIR", defaultValue = "rules", description = "Rule files (default: ${DEFAULT-VALUE}).")
-  Path rules;
+  @Mixin RulesOption ruleFiles;
 
   /** One workload: its question files, schema file and fact source. */
   private record Workload(String name, List<Path> questions, Path tables, Facts facts) {}
@@ -68,7 +68,7 @@ public final class BenchFactsCommand implements Callable<Integer> {
             new Workload("Spider train+dev, AST facts", spiderFiles, spider.resolve("tables.json"), Facts.AUTO),
             new Workload("Spider train+dev, text facts", spiderFiles, spider.resolve("tables.json"), Facts.TEXT),
             new Workload("BIRD dev, text facts", List.of(bird.resolve("dev.json")), bird.resolve("dev_tables.json"), Facts.TEXT));
-    KieBase ruleBase = RuleBase.load(rules);
+    KieBase ruleBase = RuleBase.load(ruleFiles.rules);
     QuestionEngine engine = new QuestionEngine(ruleBase);
     int workers = threads != null ? threads : GenerateCommand.defaultThreads();
     Path dir = Files.createTempDirectory("rolepolicy-bench-facts");

@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -32,15 +33,11 @@ import rolepolicy.spider.SchemaReader;
 public final class BenchRetrievalCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(names = "--dataset", paramLabel = "FILE", defaultValue = "data/dev.json", description = "Target questions: a generated split (default: ${DEFAULT-VALUE}).")
-  Path dataset;
+  @Mixin DatasetOption data;
 
-  @Option(names = "--tables", paramLabel = "FILE", defaultValue = "../shared/spider/tables.json",
-      description = "Schema file (default: ${DEFAULT-VALUE}).")
-  Path tables;
+  @Mixin TablesOption schemaFile;
 
-  @Option(names = "--bank", paramLabel = "DIR", defaultValue = "data/casebank", description = "The CaseBank (default: ${DEFAULT-VALUE}).")
-  Path bank;
+  @Mixin CaseBankOption caseBank;
 
   @Option(names = "--draft", paramLabel = "FILE", description = "Draft SQL per question, in evaluate's prediction format (DAIL's selection).")
   Path draft;
@@ -50,11 +47,11 @@ public final class BenchRetrievalCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Map<String, Schema> schemas = SchemaReader.read(tables);
-    JsonNode records = JsonFiles.readArray(dataset, "dataset records");
+    Map<String, Schema> schemas = SchemaReader.read(schemaFile.tables);
+    JsonNode records = JsonFiles.readArray(data.dataset, "dataset records");
     List<String> drafts = null;
     if (draft != null) {
-      List<GoldRecord> golds = Evaluator.readDataset(dataset);
+      List<GoldRecord> golds = Evaluator.readDataset(data.dataset);
       drafts = PromptWriter.drafts(PredictionReader.read(draft, golds));
     }
     List<RetrievalBench.Target> targets = new ArrayList<>();
@@ -64,13 +61,13 @@ public final class BenchRetrievalCommand implements Callable<Integer> {
           r.path("original_sql").asText(), drafts == null ? null : drafts.get(i)));
     }
     PrintWriter w = spec.commandLine().getOut();
-    try (CaseBank cases = CaseBank.open(bank, new Embedder())) {
+    try (CaseBank cases = CaseBank.open(caseBank.bank, new Embedder())) {
       long start = System.nanoTime();
       RetrievalBench bench = new RetrievalBench(cases, schemas);
       List<Double> millis = new ArrayList<>();
       List<RetrievalBench.Row> rows = bench.run(targets, new int[] {1, 3, 5}, seed, millis);
       double total = (System.nanoTime() - start) / 1e9;
-      w.printf(Locale.ROOT, "%d questions of %s, bank %s (%d cases)%n", targets.size(), dataset, bank, cases.meta().cases());
+      w.printf(Locale.ROOT, "%d questions of %s, bank %s (%d cases)%n", targets.size(), data.dataset, caseBank.bank, cases.meta().cases());
       w.println("| method | 1 example | 3 examples | 5 examples | note |");
       w.println("|---|---:|---:|---:|---|");
       for (RetrievalBench.Row row : rows) {

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -20,26 +21,19 @@ import rolepolicy.bench.RunOverhead;
 public final class BenchRunCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(names = "--dataset", paramLabel = "FILE", defaultValue = "data/dev.json", description = "A generated split (default: ${DEFAULT-VALUE}).")
-  Path dataset;
+  @Mixin DatasetOption data;
 
-  @Option(names = "--tables", paramLabel = "FILE", defaultValue = "data/spider/tables.json", description = "Schema file (default: ${DEFAULT-VALUE}).")
-  Path tables;
+  @Mixin TablesOption schemaFile;
 
-  @Option(names = "--bank", paramLabel = "DIR", defaultValue = "data/casebank", description = "The CaseBank (default: ${DEFAULT-VALUE}).")
-  Path bank;
+  @Mixin CaseBankOption caseBank;
 
-  @Option(names = "--template", paramLabel = "FILE", defaultValue = "data/prompts/few-shot.txt", description = "Prompt template (default: ${DEFAULT-VALUE}).")
-  Path template;
+  @Mixin TemplateOption promptTemplate;
 
-  @Option(names = "--db", paramLabel = "DIR", description = "SQLite databases: execution match in both (default: none).")
-  Path databases;
+  @Mixin DatabasesOption databases;
 
-  @Option(names = "--rules", paramLabel = "DIR", defaultValue = "rules", description = "Rule files (default: ${DEFAULT-VALUE}).")
-  Path rules;
+  @Mixin RulesOption ruleFiles;
 
-  @Option(names = "--parallel", paramLabel = "N", defaultValue = "8", description = "run's requests at once (default: ${DEFAULT-VALUE}).")
-  int parallel;
+  @Mixin ParallelOption workers;
 
   @Option(names = "--repeats", paramLabel = "N", defaultValue = "5", description = "Timed pairs after a warm-up (default: ${DEFAULT-VALUE}).")
   int repeats;
@@ -49,14 +43,14 @@ public final class BenchRunCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (parallel < 1 || repeats < 1 || limit != null && limit < 1) {
+    if (workers.parallel < 1 || repeats < 1 || limit != null && limit < 1) {
       throw new ParameterException(spec.commandLine(), "--parallel, --repeats and --limit must be at least 1");
     }
     PrintWriter w = spec.commandLine().getOut();
-    RunOverhead.Figures f = new RunOverhead(new RunOverhead.Settings(dataset, tables, bank, template, databases, rules, parallel,
-        repeats, limit)).measure(spec.commandLine().getErr());
+    RunOverhead.Figures f = new RunOverhead(new RunOverhead.Settings(data.dataset, schemaFile.tables, caseBank.bank, promptTemplate.template, databases.dir,
+        ruleFiles.rules, workers.parallel, repeats, limit)).measure(spec.commandLine().getErr());
     w.printf(Locale.ROOT, "%d questions, --parallel %d, an endpoint on 127.0.0.1 that answers at once; medians of %d%n",
-        f.questions(), parallel, repeats);
+        f.questions(), workers.parallel, repeats);
     w.printf(Locale.ROOT, "run       %7.2f s  (prompts %.2f s, requests %.2f s, evaluation %.2f s, writing %.2f s)%n",
         f.run(), f.prompts(), f.requests(), f.runsEvaluation(), f.writing());
     w.printf(Locale.ROOT, "evaluate  %7.2f s  (same predictions, same JVM)%n", f.evaluate());

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -29,12 +30,9 @@ public final class CaseBankCommand implements Callable<Integer> {
       description = "A generated train split (default: ${DEFAULT-VALUE}); dev and test questions are refused.")
   Path dataset;
 
-  @Option(names = "--tables", paramLabel = "FILE", defaultValue = "../shared/spider/tables.json",
-      description = "Schema file of its databases (default: ${DEFAULT-VALUE}).")
-  Path tables;
+  @Mixin TablesOption schemaFile;
 
-  @Option(names = "--bank", paramLabel = "DIR", defaultValue = "data/casebank", description = "Where the bank is written (default: ${DEFAULT-VALUE}).")
-  Path bank;
+  @Mixin CaseBankOption caseBank;
 
   @Option(names = "--calibration-step", paramLabel = "N", defaultValue = "10",
       description = "Calibrate the thresholds on every N-th case (default: ${DEFAULT-VALUE}).")
@@ -48,15 +46,15 @@ public final class CaseBankCommand implements Callable<Integer> {
     if (step < 1) {
       throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--calibration-step must be at least 1");
     }
-    CaseBank.checkReplaceable(bank);
+    CaseBank.checkReplaceable(caseBank.bank);
     PrintWriter w = spec.commandLine().getOut();
-    var schemas = SchemaReader.read(tables);
+    var schemas = SchemaReader.read(schemaFile.tables);
     long start = System.nanoTime();
     List<Case> cases = CaseReader.read(dataset, schemas);
     double read = (System.nanoTime() - start) / 1e9;
     Embedder embedder = new Embedder();
     start = System.nanoTime();
-    Path staging = CaseBank.staging(bank);
+    Path staging = CaseBank.staging(caseBank.bank);
     try (CaseBank built = CaseBank.build(cases, dataset.toString(), staging, embedder, new CaseBank.Thresholds(1.0, 0.0))) {
       double index = (System.nanoTime() - start) / 1e9;
       start = System.nanoTime();
@@ -70,8 +68,8 @@ public final class CaseBankCommand implements Callable<Integer> {
       w.printf(Locale.ROOT, "  first example's query similarity: tiered %.3f, skeletons only %.3f, same database only %.3f, random %.3f%n",
           c.specificAtThreshold(), c.skeletonOnly(), c.allSpecific(), c.randomSimilarity());
     }
-    CaseBank.commit(bank);
-    w.println("wrote " + bank);
+    CaseBank.commit(caseBank.bank);
+    w.println("wrote " + caseBank.bank);
     return 0;
   }
 }

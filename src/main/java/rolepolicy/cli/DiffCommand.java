@@ -33,8 +33,8 @@ public final class DiffCommand implements Callable<Integer> {
   Path newDir;
 
   @Option(
-      names = "--split",
-      paramLabel = "NAME",
+      names = "--splits",
+      paramLabel = "LIST",
       split = ",",
       description = "Splits to compare (default: those of train, dev, test in both folders).")
   List<String> splits = List.of();

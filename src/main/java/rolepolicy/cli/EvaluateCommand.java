@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.kie.api.KieBase;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -33,8 +34,7 @@ import rolepolicy.spider.SchemaReader;
 public final class EvaluateCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(names = "--dataset", required = true, paramLabel = "FILE", description = "A generated split, e.g. data/dev.json.")
-  Path dataset;
+  @Mixin DatasetOption data;
 
   @Option(
       names = "--pred",
@@ -43,24 +43,16 @@ public final class EvaluateCommand implements Callable<Integer> {
       description = "Predictions: one per line in dataset order (SQL or REFUSE), or JSON Lines {\"id\", \"prediction\"}.")
   Path predictions;
 
-  @Option(
-      names = "--tables",
-      paramLabel = "FILE",
-      defaultValue = "data/spider/tables.json",
-      description = "Spider schema file of the split's databases (default: ${DEFAULT-VALUE}).")
-  Path tables;
+  @Mixin TablesOption schemaFile;
 
-  @Option(names = "--db", paramLabel = "DIR", description = "Spider database folder (DIR/<db_id>/<db_id>.sqlite): enables execution match.")
-  Path databases;
+  @Mixin DatabasesOption databases;
 
   @Option(names = "--out", paramLabel = "DIR", defaultValue = "results", description = "Output folder (default: ${DEFAULT-VALUE}).")
   Path out;
 
-  @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "30", description = "Time limit per query (default: ${DEFAULT-VALUE}).")
-  double timeout;
+  @Mixin QueryTimeoutOption query;
 
-  @Option(names = "--rules", paramLabel = "DIR", defaultValue = "rules", description = "Rule files (default: ${DEFAULT-VALUE}).")
-  Path rules;
+  @Mixin RulesOption ruleFiles;
 
   @Option(names = "--threads", paramLabel = "N", description = "Threads that score questions (default: the number of cores).")
   Integer threads;
@@ -76,10 +68,10 @@ public final class EvaluateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (databases != null && !Files.isDirectory(databases)) {
-      throw new InputException(databases + ": database folder not found");
+    if (databases.dir != null && !Files.isDirectory(databases.dir)) {
+      throw new InputException(databases.dir + ": database folder not found");
     }
-    if (!(timeout > 0)) {
+    if (!(query.timeout > 0)) {
       throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--timeout must be positive");
     }
     Phases.mark("JVM start, picocli");
@@ -88,24 +80,24 @@ public final class EvaluateCommand implements Callable<Integer> {
     }
     Path cacheFolder = noCache ? null : cache != null ? cache : CacheFolder.folder();
     // the rules are compiled (or read from the cache) while the inputs are read
-    CompletableFuture<KieBase> base = CompletableFuture.supplyAsync(() -> RuleBase.load(rules, cacheFolder));
-    if (databases != null) {
+    CompletableFuture<KieBase> base = CompletableFuture.supplyAsync(() -> RuleBase.load(ruleFiles.rules, cacheFolder));
+    if (databases.dir != null) {
       // SQLite's native library (extracted and loaded: 0.1-0.2 s) while the inputs are read
       CompletableFuture.runAsync(SqliteRunner::loadDriver);
     }
-    List<GoldRecord> records = Evaluator.readDataset(dataset);
+    List<GoldRecord> records = Evaluator.readDataset(data.dataset);
     // the cache's keys (digests of the input files) while the predictions and schemas are read
     CompletableFuture<EvaluationCache> keyed = CompletableFuture.supplyAsync(() ->
-        cacheFolder == null ? null : new EvaluationCache(cacheFolder, dataset, tables, rules, databases, timeout, records));
+        cacheFolder == null ? null : new EvaluationCache(cacheFolder, data.dataset, schemaFile.tables, ruleFiles.rules, databases.dir, query.timeout, records));
     List<String> predicted = PredictionReader.read(predictions, records);
     Phases.mark("dataset and predictions read");
-    var schemas = SchemaReader.read(tables);
+    var schemas = SchemaReader.read(schemaFile.tables);
     Phases.mark("tables.json read");
     EvaluationCache evaluationCache = join(keyed);
     Phases.mark("cache keys (file digests)");
     KieBase rulesBase = join(base);
     Phases.mark("rules built");
-    Evaluation.Settings settings = new Evaluation.Settings(dataset.toString(), schemas, databases, timeout, rulesBase);
+    Evaluation.Settings settings = new Evaluation.Settings(data.dataset.toString(), schemas, databases.dir, query.timeout, rulesBase);
     Evaluation.Outcome outcome = Evaluation.score(settings, records, predicted, predictions.toString(),
         threads != null ? threads : Runtime.getRuntime().availableProcessors(), evaluationCache);
     try (AtomicOutput output = new AtomicOutput()) {

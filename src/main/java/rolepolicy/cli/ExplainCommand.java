@@ -29,12 +29,7 @@ public final class ExplainCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "ID", description = "A question id: <split>_<number>, e.g. dev_0003.")
   String id;
 
-  @Option(
-      names = "--spider",
-      paramLabel = "DIR",
-      description = "Spider folder with tables.json and the split files (default: ${DEFAULT-VALUE}, the bundled dev split).",
-      defaultValue = "data/spider")
-  Path spider;
+  @Mixin SpiderOption spiderFolder;
 
   @Mixin PolicyOptions policy;
 
@@ -46,7 +41,7 @@ public final class ExplainCommand implements Callable<Integer> {
     PrintWriter stdout = spec.commandLine().getOut();
     Explanation explanation =
         Explainer.explain(
-            id, spider, RuleBase.load(policy.rules), policy.readOverrides(), policy.overridesSource());
+            id, spiderFolder.spider, RuleBase.load(policy.rules), policy.readOverrides(), policy.overridesSource());
     if (json) {
       stdout.print(DatasetWriter.pretty().writeValueAsString(explanation) + "\n");
     } else {

@@ -46,12 +46,7 @@ import rolepolicy.spider.SchemaReader;
 public final class GenerateCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(
-      names = "--spider",
-      paramLabel = "DIR",
-      description = "Spider folder with tables.json and the split files (default: ${DEFAULT-VALUE}, the bundled dev split).",
-      defaultValue = "data/spider")
-  Path spider;
+  @Mixin SpiderOption spiderFolder;
 
   @Option(
       names = "--splits",
@@ -208,6 +203,7 @@ public final class GenerateCommand implements Callable<Integer> {
   }
 
   private List<Split> resolveSplits() {
+    Path spider = spiderFolder.spider;
     List<Split> result = new ArrayList<>();
     for (String name : splits) {
       Split split =

@@ -19,6 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -65,20 +66,16 @@ import rolepolicy.spider.SchemaReader;
     name = "interact",
     mixinStandardHelpOptions = true,
     sortOptions = false,
-    description = "Play the clarification loop: SQL, run and compare, clarify, new SQL; up to --rounds rounds.")
+    description = "Play the clarification loop: SQL, run and compare, clarify, new SQL; up to --rounds rounds.",
+    footer = "%n--dataset is a generated split or a question list, e.g. ../shared/sphinteract/kaggledbqa_208_test_order.json.")
 public final class InteractCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(names = "--questions", required = true, paramLabel = "FILE",
-      description = "A generated policy dataset (e.g. data/dev.json) or a question list (e.g. ../shared/sphinteract/kaggledbqa_208_test_order.json).")
-  Path questionsFile;
+  @Mixin DatasetOption data;
 
-  @Option(names = "--db", required = true, paramLabel = "DIR", description = "SQLite databases: DIR/<db_id>/<db_id>.sqlite.")
-  Path databases;
+  @Mixin DatabasesOption databases;
 
-  @Option(names = "--tables", paramLabel = "FILE", defaultValue = "data/spider/tables.json",
-      description = "Schema file of a policy dataset's databases (default: ${DEFAULT-VALUE}).")
-  Path tables;
+  @Mixin TablesOption schemaFile;
 
   @ArgGroup(exclusive = true, heading = "Where the SQL comes from (default for a policy dataset: its original SQL as round 0):%n")
   Source source = new Source();
@@ -98,16 +95,11 @@ public final class InteractCommand implements Callable<Integer> {
       description = "With --model: round 0 is a finished run's answers (runs/NAME); later rounds come from the model.")
   Path fromRun;
 
-  @Option(names = "--bank", paramLabel = "DIR", defaultValue = "data/casebank",
-      description = "With --model on a policy dataset: the CaseBank of round 0's examples, as run uses it (default: ${DEFAULT-VALUE}).")
-  Path bank;
+  @Mixin CaseBankOption caseBank;
 
-  @Option(names = "--template", paramLabel = "FILE", defaultValue = "data/prompts/few-shot.txt",
-      description = "With --model on a policy dataset: round 0's prompt template, as run uses it (default: ${DEFAULT-VALUE}).")
-  Path roundZeroTemplate;
+  @Mixin TemplateOption promptTemplate;
 
-  @Option(names = "-k", paramLabel = "N", defaultValue = "3", description = "Examples in round 0's prompt (default: ${DEFAULT-VALUE}).")
-  int k;
+  @Mixin FewShotOptions fewShot;
 
   @Option(names = "--method", paramLabel = "METHOD", defaultValue = "questions",
       description = "With --model: questions (a clarification question after a wrong round) or baseline (no question: "
@@ -150,14 +142,11 @@ public final class InteractCommand implements Callable<Integer> {
       description = "authors (the recorded runs' comparison) or strict (evaluate's) (default: ${DEFAULT-VALUE}).")
   String comparison;
 
-  @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "120", description = "Time limit per query (default: ${DEFAULT-VALUE}).")
-  double timeout;
+  @Mixin QueryTimeoutOption query;
 
-  @Option(names = "--parallel", paramLabel = "N", defaultValue = "1", description = "Questions played at once (default: ${DEFAULT-VALUE}).")
-  int parallel;
+  @Mixin ParallelOption workers;
 
-  @Option(names = "--rules", paramLabel = "DIR", defaultValue = "rules", description = "Rule files (default: ${DEFAULT-VALUE}).")
-  Path rules;
+  @Mixin RulesOption ruleFiles;
 
   @Option(names = "--out", paramLabel = "DIR", defaultValue = "results/interact", description = "Output folder (default: ${DEFAULT-VALUE}).")
   Path out;
@@ -183,7 +172,7 @@ public final class InteractCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (rounds < 0 || parallel < 1 || !(timeout > 0)) {
+    if (rounds < 0 || workers.parallel < 1 || !(query.timeout > 0)) {
       throw new ParameterException(spec.commandLine(), "--rounds must be at least 0, --parallel at least 1, --timeout positive");
     }
     ResultComparison mode = switch (comparison) {
@@ -208,16 +197,19 @@ public final class InteractCommand implements Callable<Integer> {
     if (standIn != null && llm.given()) {
       throw new ParameterException(spec.commandLine(), "--stand-in is the model: give it without --llm-url and --llm-model");
     }
-    if (!Files.isDirectory(databases)) {
-      throw new InputException(databases + ": database folder not found");
+    if (databases.dir == null) {
+      throw new ParameterException(spec.commandLine(), "interact needs --db, the folder of SQLite databases");
     }
-    List<InteractQuestion> questions = QuestionSet.read(questionsFile);
+    if (!Files.isDirectory(databases.dir)) {
+      throw new InputException(databases.dir + ": database folder not found");
+    }
+    List<InteractQuestion> questions = QuestionSet.read(data.dataset);
     boolean policy = questions.get(0).policy() != null;
-    Map<String, Schema> schemas = policy ? SchemaReader.read(tables) : Map.of();
+    Map<String, Schema> schemas = policy ? SchemaReader.read(schemaFile.tables) : Map.of();
     if (policy) {
       for (InteractQuestion q : questions) {
         if (!schemas.containsKey(q.dbId())) {
-          throw new InputException(questionsFile + ": question " + q.id() + " asks of " + q.dbId() + ", which " + tables + " does not describe");
+          throw new InputException(data.dataset + ": question " + q.id() + " asks of " + q.dbId() + ", which " + schemaFile.tables + " does not describe");
         }
       }
     }
@@ -229,7 +221,7 @@ public final class InteractCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "--from-run gives round 0 of --model on a policy dataset");
     }
     if (source.predictions != null && !policy) {
-      throw new ParameterException(spec.commandLine(), "--pred gives round 0 of a policy dataset; " + questionsFile + " has no gold labels");
+      throw new ParameterException(spec.commandLine(), "--pred gives round 0 of a policy dataset; " + data.dataset + " has no gold labels");
     }
     ModelSource.Templates templates = source.model ? ModelSource.Templates.read(prompts, modelMethod, shots > 0) : null;
     StandInModel standInModel = standIn == null ? null : new StandInModel(standIn, new StandInModel.Templates(
@@ -240,14 +232,14 @@ public final class InteractCommand implements Callable<Integer> {
       llm.model = "stand-in (" + standIn + ")";
     }
     ChatEndpoint endpoint = llm.given() ? llm.endpoint(System.getenv(), source.model && !noLogprobs) : null;
-    QuestionEngine engine = policy || source.model ? new QuestionEngine(RuleBase.load(rules)) : null;
+    QuestionEngine engine = policy || source.model ? new QuestionEngine(RuleBase.load(ruleFiles.rules)) : null;
     ModelUser modelUser = endpoint == null ? null : new ModelUser(endpoint, prompts.resolve("interact-answer.txt"));
     PrintWriter w = spec.commandLine().getOut();
     Embedder embedder = source.model && (policy && fromRun == null || shots > 0) ? new Embedder() : null;
-    CaseBank cases = source.model && policy && fromRun == null ? CaseBank.open(bank, embedder) : null;
+    CaseBank cases = source.model && policy && fromRun == null ? CaseBank.open(caseBank.bank, embedder) : null;
     ModelSource.Shots examples = shots == 0 ? ModelSource.Shots.NONE
         : new ModelSource.Shots(UserStudy.read(userStudy, embedder::embed), shots);
-    try (standInModel; cases; SqliteRunner runner = new SqliteRunner(databases, timeout)) {
+    try (standInModel; cases; SqliteRunner runner = new SqliteRunner(databases.dir, query.timeout)) {
       ReplaySource replay = source.replay == null ? null : ReplaySource.read(source.replay, questions);
       SqlSource sqlSource;
       if (replay != null) {
@@ -266,10 +258,11 @@ public final class InteractCommand implements Callable<Integer> {
           policy ? new PolicyClarifier(engine, schemas, runner) : null, modelUser);
       // a stand-in's port changes from run to run: it is named without it, so a stopped run resumes
       String sourceName = standInModel == null ? sqlSource.describe() : sqlSource.describe().replace(" at " + llm.url, "");
-      String settings = String.join(" | ", questionsFile.toString(), "db " + databases, sourceName, mode.name(),
-          "rounds " + rounds, earlyStop ? "early stop" : "no early stop", "rules " + rules, "tables " + tables,
-          "prompts " + prompts + " (templates " + Digest.templates(prompts).substring(0, 12) + ")", String.format(Locale.ROOT, "timeout %s s", timeout));
-      InteractRun run = new InteractRun(loop, replay, out, settings, parallel);
+      String settings = String.join(" | ", data.dataset.toString(), "db " + databases.dir, sourceName, mode.name(),
+          "rounds " + rounds, earlyStop ? "early stop" : "no early stop", "rules " + ruleFiles.rules, "tables " + schemaFile.tables,
+          "prompts " + prompts + " (templates " + Digest.templates(prompts).substring(0, 12) + ")",
+          String.format(Locale.ROOT, "timeout %s s", query.timeout));
+      InteractRun run = new InteractRun(loop, replay, out, settings, workers.parallel);
       AtomicInteger finished = new AtomicInteger();
       int total = questions.size();
       List<QuestionLog> logs = run.run(questions, i -> {
@@ -279,7 +272,7 @@ public final class InteractCommand implements Callable<Integer> {
         }
       });
       Function<List<String>, Metrics> policyMetrics = null;
-      SqliteRunner scoringRunner = policy ? new SqliteRunner(databases, timeout) : null;
+      SqliteRunner scoringRunner = policy ? new SqliteRunner(databases.dir, query.timeout) : null;
       try {
         if (policy) {
           QuestionScorer scorer = new QuestionScorer(engine, schemas, scoringRunner);
@@ -330,7 +323,7 @@ public final class InteractCommand implements Callable<Integer> {
       agreement = new Agreement(agree, differ);
     }
     int played = (int) logs.stream().filter(l -> l.skipped() == null).count();
-    return new SummaryFile(questionsFile.toString(), sourceName, source.model ? method : null, source.model ? shots : null,
+    return new SummaryFile(data.dataset.toString(), sourceName, source.model ? method : null, source.model ? shots : null,
         mode.name().toLowerCase(Locale.ROOT), rounds, earlyStop,
         played, skipped, agreement, figures);
   }
@@ -408,7 +401,7 @@ public final class InteractCommand implements Callable<Integer> {
       Map<String, RunFolder.Final> finals = RunFolder.finals(fromRun);
       for (InteractQuestion q : questions) {
         if (!finals.containsKey(q.id())) {
-          throw new InputException(fromRun + ": the run has no answer to question " + q.id() + " of " + questionsFile);
+          throw new InputException(fromRun + ": the run has no answer to question " + q.id() + " of " + data.dataset);
         }
       }
       return new ModelSource.RoundZero() {
@@ -424,8 +417,8 @@ public final class InteractCommand implements Callable<Integer> {
         }
       };
     }
-    PromptWriter writer = new PromptWriter(cases, PromptTemplate.read(roundZeroTemplate, PromptWriter.PLACEHOLDERS),
-        CaseBank.Policy.TIERED, k);
+    PromptWriter writer = new PromptWriter(cases, PromptTemplate.read(promptTemplate.template, PromptWriter.PLACEHOLDERS),
+        fewShot.retrievalPolicy(), fewShot.examples);
     return new ModelSource.RoundZero() {
       @Override
       public String answer(InteractQuestion q) {
@@ -436,7 +429,7 @@ public final class InteractCommand implements Callable<Integer> {
 
       @Override
       public String describe() {
-        return "from run's prompt (" + roundZeroTemplate + ", bank " + bank + ", " + k + " examples)";
+        return "from run's prompt (" + promptTemplate.template + ", bank " + caseBank.bank + ", " + fewShot.examples + " examples)";
       }
     };
   }

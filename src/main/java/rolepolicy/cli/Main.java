@@ -3,6 +3,7 @@ package rolepolicy.cli;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.UsageMessageSpec;
 import rolepolicy.engine.RuleFileException;
 import rolepolicy.llm.EndpointException;
 import rolepolicy.spider.InputException;
@@ -54,6 +55,7 @@ public final class Main {
   /** Runs the command line with the given writers and returns the exit code. */
   public static int run(String[] args, PrintWriter out, PrintWriter err) {
     CommandLine cli = new CommandLine(new Main());
+    cli.getHelpSectionMap().put(UsageMessageSpec.SECTION_KEY_COMMAND_LIST, CommandList::render);
     cli.setOut(out);
     cli.setErr(err);
     cli.setExecutionExceptionHandler(
@@ -66,6 +68,6 @@ public final class Main {
           e.printStackTrace(err);
           return INTERNAL_ERROR;
         });
-    return cli.execute(args.length == 0 ? new String[] {"generate"} : args);
+    return cli.execute(args.length == 0 ? new String[] {"generate"} : RenamedOption.rewrite(args, err));
   }
 }

@@ -8,16 +8,9 @@ import rolepolicy.model.PolicyOverride;
 import rolepolicy.spider.InputException;
 import rolepolicy.spider.OverridesReader;
 
-/** The options that choose the rule files and the policy overrides (generate, review). */
-final class PolicyOptions {
+/** The options that choose the rule files and the policy overrides (generate, review, explain, bench). */
+final class PolicyOptions extends RulesOption {
   static final Path DEFAULT_OVERRIDES = Path.of("data", "overrides.json");
-
-  @Option(
-      names = "--rules",
-      paramLabel = "DIR",
-      description = "Folder of .drl rule files, compiled at start-up (default: ${DEFAULT-VALUE}).",
-      defaultValue = "rules")
-  Path rules;
 
   @Option(
       names = "--overrides",

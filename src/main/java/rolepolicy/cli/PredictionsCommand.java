@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -27,8 +28,7 @@ import rolepolicy.spider.JsonFiles;
 public final class PredictionsCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(names = "--dataset", paramLabel = "FILE", defaultValue = "data/dev.json", description = "A generated split (default: ${DEFAULT-VALUE}).")
-  Path dataset;
+  @Mixin DatasetOption data;
 
   @Option(names = "--from", paramLabel = "SOURCE", defaultValue = "original",
       description = "original, gold, negative or refuse (default: ${DEFAULT-VALUE}).")
@@ -39,9 +39,9 @@ public final class PredictionsCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    JsonNode records = JsonFiles.readArray(dataset, "dataset records");
+    JsonNode records = JsonFiles.readArray(data.dataset, "dataset records");
     List<ReferencePredictions.Prediction> predictions =
-        ReferencePredictions.of(records, ReferencePredictions.Source.of(from), dataset.toString());
+        ReferencePredictions.of(records, ReferencePredictions.Source.of(from), data.dataset.toString());
     Path file = out.resolve("predictions.jsonl");
     try (AtomicOutput output = new AtomicOutput(out)) {
       try (BufferedWriter lines = Files.newBufferedWriter(output.stage(file))) {
@@ -55,7 +55,7 @@ public final class PredictionsCommand implements Callable<Integer> {
       throw new UncheckedIOException(e);
     }
     spec.commandLine().getOut().printf(Locale.ROOT, "%d predictions (%s) of %s written to %s%n", predictions.size(),
-        from, dataset, file);
+        from, data.dataset, file);
     return 0;
   }
 }

@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -37,29 +38,21 @@ import rolepolicy.spider.SchemaReader;
     sortOptions = false,
     description = "Write one few-shot prompt per question: policies, retrieved examples, question, answer format.")
 public final class PromptsCommand implements Callable<Integer> {
+  static final String PROMPTS = "prompts.jsonl";
+
   @Spec CommandSpec spec;
 
-  @Option(names = "--dataset", paramLabel = "FILE", defaultValue = "data/dev.json", description = "A generated split (default: ${DEFAULT-VALUE}).")
-  Path dataset;
+  @Mixin DatasetOption data;
 
-  @Option(names = "--tables", paramLabel = "FILE", defaultValue = "../shared/spider/tables.json",
-      description = "Schema file of its databases (default: ${DEFAULT-VALUE}).")
-  Path tables;
+  @Mixin TablesOption schemaFile;
 
-  @Option(names = "--bank", paramLabel = "DIR", defaultValue = "data/casebank", description = "The CaseBank (default: ${DEFAULT-VALUE}).")
-  Path bank;
+  @Mixin CaseBankOption caseBank;
 
-  @Option(names = "--template", paramLabel = "FILE", defaultValue = "data/prompts/few-shot.txt",
-      description = "Prompt template with {{schema}}, {{examples}}, {{question}} (default: ${DEFAULT-VALUE}).")
-  Path template;
+  @Mixin TemplateOption promptTemplate;
 
-  @Option(names = "--policy", paramLabel = "NAME", defaultValue = "tiered", description = "tiered or skeleton_only (default: ${DEFAULT-VALUE}).")
-  String policy;
+  @Mixin FewShotOptions fewShot;
 
-  @Option(names = "-k", paramLabel = "N", defaultValue = "3", description = "Examples per prompt (default: ${DEFAULT-VALUE}).")
-  int k;
-
-  @Option(names = "--out", paramLabel = "FILE", defaultValue = "results/prompts.jsonl", description = "Output (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--out", paramLabel = "DIR", defaultValue = "results", description = "Writes DIR/prompts.jsonl (default: ${DEFAULT-VALUE}).")
   Path out;
 
   @Option(names = "--draft", paramLabel = "FILE",
@@ -68,29 +61,30 @@ public final class PromptsCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    CaseBank.Policy chosen = switch (policy) {
-      case "tiered" -> CaseBank.Policy.TIERED;
-      case "skeleton_only" -> CaseBank.Policy.SKELETON_ONLY;
-      default -> throw new ParameterException(spec.commandLine(), "--policy must be tiered or skeleton_only, not '" + policy + "'");
-    };
-    if (k < 1) {
-      throw new ParameterException(spec.commandLine(), "-k must be at least 1");
+    CaseBank.Policy chosen = fewShot.retrievalPolicy();
+    if (fewShot.examples < 1) {
+      throw new ParameterException(spec.commandLine(), "--examples must be at least 1");
     }
-    Map<String, Schema> schemas = SchemaReader.read(tables);
-    PromptTemplate prompt = PromptTemplate.read(template, PromptWriter.PLACEHOLDERS);
-    JsonNode records = JsonFiles.readArray(dataset, "dataset records");
-    List<String> drafts = draft == null ? null : PromptWriter.drafts(PredictionReader.read(draft, Evaluator.readDataset(dataset)));
+    if (out.getFileName() != null && out.getFileName().toString().endsWith(".jsonl")) {
+      throw new ParameterException(spec.commandLine(),
+          "--out is a folder (prompts writes OUT/" + PROMPTS + "), not a file: give --out " + (out.getParent() == null ? "." : out.getParent()));
+    }
+    Path file = out.resolve(PROMPTS);
+    Map<String, Schema> schemas = SchemaReader.read(schemaFile.tables);
+    PromptTemplate prompt = PromptTemplate.read(promptTemplate.template, PromptWriter.PLACEHOLDERS);
+    JsonNode records = JsonFiles.readArray(data.dataset, "dataset records");
+    List<String> drafts = draft == null ? null : PromptWriter.drafts(PredictionReader.read(draft, Evaluator.readDataset(data.dataset)));
     Map<String, Integer> byType = new LinkedHashMap<>();
-    try (CaseBank cases = CaseBank.open(bank, new Embedder()); AtomicOutput output = new AtomicOutput()) {
-      PromptWriter writer = new PromptWriter(cases, prompt, chosen, k, drafts == null ? null : new DraftSelection(cases, schemas));
-      try (BufferedWriter lines = Files.newBufferedWriter(output.stage(out))) {
+    try (CaseBank cases = CaseBank.open(caseBank.bank, new Embedder()); AtomicOutput output = new AtomicOutput()) {
+      PromptWriter writer = new PromptWriter(cases, prompt, chosen, fewShot.examples, drafts == null ? null : new DraftSelection(cases, schemas));
+      try (BufferedWriter lines = Files.newBufferedWriter(output.stage(file))) {
         for (int i = 0; i < records.size(); i++) {
           JsonNode r = records.get(i);
-          String where = dataset + ": record #" + (i + 1);
+          String where = data.dataset + ": record #" + (i + 1);
           String dbId = r.path("db_id").asText();
           Schema schema = schemas.get(dbId);
           if (schema == null) {
-            throw new InputException(where + ": database '" + dbId + "' is not in " + tables);
+            throw new InputException(where + ": database '" + dbId + "' is not in " + schemaFile.tables);
           }
           PromptWriter.PromptLine line = writer.prompt(r, schema, drafts == null ? null : drafts.get(i));
           byType.merge(line.retrieval().substring(0, line.retrieval().indexOf(':')), 1, Integer::sum);
@@ -102,8 +96,8 @@ public final class PromptsCommand implements Callable<Integer> {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    spec.commandLine().getOut().printf(Locale.ROOT, "%d prompts (%s examples, %s%s) written to %s%n", records.size(), policy,
-        byType, drafts == null ? "" : ", " + drafts.stream().filter(d -> d != null).count() + " chosen again by a draft", out);
+    spec.commandLine().getOut().printf(Locale.ROOT, "%d prompts (%s examples, %s%s) written to %s%n", records.size(), fewShot.policy,
+        byType, drafts == null ? "" : ", " + drafts.stream().filter(d -> d != null).count() + " chosen again by a draft", file);
     return 0;
   }
 }

@@ -29,7 +29,7 @@ public final class RecordedPredictionsCommand implements Callable<Integer> {
   @Option(names = "--log", required = true, paramLabel = "LOG", description = "A recorded run, e.g. ../shared/sphinteract/logs/gpt35_baseline_4round.json.")
   Path log;
 
-  @Option(names = "--questions", required = true, paramLabel = "FILE",
+  @Option(names = "--question-list", required = true, paramLabel = "FILE",
       description = "The log's question list, e.g. ../shared/sphinteract/kaggledbqa_208_test_order.json.")
   Path questions;
 

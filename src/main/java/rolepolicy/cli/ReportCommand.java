@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -29,12 +30,7 @@ public final class ReportCommand implements Callable<Integer> {
       defaultValue = "data")
   Path data;
 
-  @Option(
-      names = "--spider",
-      paramLabel = "DIR",
-      description = "Spider folder with the splits' source files, for the structure figures (default: ${DEFAULT-VALUE}).",
-      defaultValue = "data/spider")
-  Path spider;
+  @Mixin SpiderOption spiderFolder;
 
   @Option(
       names = "--splits",
@@ -53,7 +49,7 @@ public final class ReportCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter stdout = spec.commandLine().getOut();
     Path target = this.out != null ? this.out : data.resolve("qa");
-    QaFigures figures = QaReport.compute(data, spider, splits);
+    QaFigures figures = QaReport.compute(data, spiderFolder.spider, splits);
     QaReport.write(figures, data, target);
     for (SplitFigures s : figures.splits()) {
       stdout.println(

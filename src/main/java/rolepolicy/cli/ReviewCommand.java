@@ -39,7 +39,7 @@ import rolepolicy.spider.SchemaReader;
  * policies are flagged. It reads and prints only: policies come from the same rules and overrides
  * as {@code generate}. Spider is read from one folder ({@code --spider}); any other benchmark in
  * Spider's format from its schema file ({@code --tables}) and, where there are SQLite files, their
- * folder ({@code --databases}).
+ * folder ({@code --db}).
  */
 @Command(
     name = "review",
@@ -76,35 +76,21 @@ public final class ReviewCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(
-      names = "--db",
-      paramLabel = "DB_ID",
-      description = "Review only this database (default: all, in tables.json order).")
+  @Option(names = "--database", paramLabel = "ID", description = "Review only this database (default: all, in tables.json order).")
   String db;
 
-  @Option(
-      names = "--spider",
-      paramLabel = "DIR",
-      description = "Spider folder with tables.json and, for sample values, database/<db>/<db>.sqlite (default: ${DEFAULT-VALUE}).",
-      defaultValue = "data/spider")
-  Path spider;
+  @Mixin SpiderOption spiderFolder;
 
   @Option(
       names = "--tables",
       paramLabel = "FILE",
       description =
           "Any benchmark's Spider-format schema file (KaggleDBQA_tables.json, BIRD's dev_tables.json)"
-              + " instead of --spider. Without --overrides, no overrides are applied: data/overrides.json"
-              + " is Spider's.")
+              + " instead of --spider's; sample values come from --db. Without --overrides, no overrides"
+              + " are applied: data/overrides.json is Spider's.")
   Path tables;
 
-  @Option(
-      names = "--databases",
-      paramLabel = "DIR",
-      description =
-          "With --tables: folder of <db>/<db>.sqlite files for sample values. A database without its"
-              + " file, or every database when this is not given, is reviewed from the schema only.")
-  Path databases;
+  @Mixin DatabasesOption databaseFolder;
 
   @Mixin PolicyOptions policy;
 
@@ -115,7 +101,7 @@ public final class ReviewCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     checkSources();
-    Path tablesFile = tables != null ? tables : spider.resolve("tables.json");
+    Path tablesFile = tables != null ? tables : spiderFolder.spider.resolve("tables.json");
     Map<String, Schema> schemas = SchemaReader.read(tablesFile);
     if (db != null && !schemas.containsKey(db)) {
       throw new ParameterException(
@@ -149,37 +135,42 @@ public final class ReviewCommand implements Callable<Integer> {
   }
 
   /**
-   * --spider names one folder; --tables (with --databases or not) names the files themselves.
-   * Mixing the two, or --databases without --tables, is a usage error; a --databases that is no
+   * --spider names one folder; --tables (with --db or not) names the files themselves.
+   * Mixing the two, or --db without --tables, is a usage error; a --db that is no
    * folder is bad input.
    */
   private void checkSources() {
+    Path folder = databaseFolder.dir;
+    if (folder != null && !Files.isDirectory(folder) && folder.getNameCount() == 1) {
+      throw new ParameterException(spec.commandLine(), "--db is the folder of SQLite databases; '" + folder
+          + "' is no folder: to review one database give --database " + folder);
+    }
     boolean spiderGiven = spec.commandLine().getParseResult().hasMatchedOption("--spider");
-    if (spiderGiven && (tables != null || databases != null)) {
+    if (spiderGiven && (tables != null || databaseFolder.dir != null)) {
       throw new ParameterException(
           spec.commandLine(),
-          "--spider names the tables file and the databases folder itself: give either --spider or --tables [--databases]");
+          "--spider names the tables file and the databases folder itself: give either --spider or --tables [--db]");
     }
-    if (databases != null && tables == null) {
-      throw new ParameterException(spec.commandLine(), "--databases needs --tables (the schemas of its databases)");
+    if (databaseFolder.dir != null && tables == null) {
+      throw new ParameterException(spec.commandLine(), "--db needs --tables (the schemas of its databases)");
     }
-    if (databases != null && !Files.isDirectory(databases)) {
-      throw new InputException(databases + ": folder not found (--databases)");
+    if (databaseFolder.dir != null && !Files.isDirectory(databaseFolder.dir)) {
+      throw new InputException(databaseFolder.dir + ": folder not found (--db)");
     }
   }
 
   /** Where a database's SQLite file would be; null when no folder of databases is given. */
   private Path sqliteFile(String dbId) {
-    Path folder = tables == null ? spider.resolve("database") : databases;
+    Path folder = tables == null ? spiderFolder.spider.resolve("database") : databaseFolder.dir;
     return folder == null ? null : folder.resolve(dbId).resolve(dbId + ".sqlite");
   }
 
   /** The sample source of the worksheet's database line. */
   private String samplesSource(Path file) {
     if (file == null) {
-      return "none (no --databases given): reviewed from the schema only";
+      return "none (no --db given): reviewed from the schema only";
     }
-    Object shown = tables == null ? spider.relativize(file) : file;
+    Object shown = tables == null ? spiderFolder.spider.relativize(file) : file;
     return Files.isRegularFile(file) ? shown.toString() : "none (no " + shown + "): reviewed from the schema only";
   }
 

@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -28,28 +29,17 @@ public final class RunCommand implements Callable<Integer> {
   @ArgGroup(exclusive = false, heading = "Model endpoint (key from the environment):%n")
   EndpointOptions llm = new EndpointOptions();
 
-  @Option(names = "--dataset", paramLabel = "FILE", defaultValue = "data/dev.json", description = "A generated split (default: ${DEFAULT-VALUE}).")
-  Path dataset;
+  @Mixin DatasetOption data;
 
-  @Option(names = "--tables", paramLabel = "FILE", defaultValue = "data/spider/tables.json",
-      description = "Schema file of its databases (default: ${DEFAULT-VALUE}).")
-  Path tables;
+  @Mixin TablesOption schemaFile;
 
-  @Option(names = "--db", paramLabel = "DIR", description = "SQLite databases (DIR/<db_id>/<db_id>.sqlite): enables execution match.")
-  Path databases;
+  @Mixin DatabasesOption databases;
 
-  @Option(names = "--bank", paramLabel = "DIR", defaultValue = "data/casebank", description = "The CaseBank (default: ${DEFAULT-VALUE}).")
-  Path bank;
+  @Mixin CaseBankOption caseBank;
 
-  @Option(names = "--template", paramLabel = "FILE", defaultValue = "data/prompts/few-shot.txt",
-      description = "Prompt template, as prompts uses it (default: ${DEFAULT-VALUE}).")
-  Path template;
+  @Mixin TemplateOption promptTemplate;
 
-  @Option(names = "--policy", paramLabel = "NAME", defaultValue = "tiered", description = "tiered or skeleton_only (default: ${DEFAULT-VALUE}).")
-  String policy;
-
-  @Option(names = "-k", paramLabel = "N", defaultValue = "3", description = "Examples per prompt (default: ${DEFAULT-VALUE}).")
-  int k;
+  @Mixin FewShotOptions fewShot;
 
   @Option(names = "--two-stage", description = "Ask for a draft, choose the examples again by its skeleton (DAIL-SQL), ask again.")
   boolean twoStage;
@@ -60,8 +50,7 @@ public final class RunCommand implements Callable<Integer> {
   @Option(names = "--out", paramLabel = "DIR", description = "The run's folder (default: runs/NAME).")
   Path out;
 
-  @Option(names = "--parallel", paramLabel = "N", defaultValue = "4", description = "Requests at once (default: ${DEFAULT-VALUE}).")
-  int parallel;
+  @Mixin ParallelOption workers;
 
   @Option(names = "--limit", paramLabel = "N", description = "The first N questions only, for a quick try.")
   Integer limit;
@@ -69,32 +58,26 @@ public final class RunCommand implements Callable<Integer> {
   @Option(names = "--dry-run", description = "Print the requests and the prompt tokens they would send; send nothing, write nothing.")
   boolean dryRun;
 
-  @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "30", description = "Time limit per SQL query (default: ${DEFAULT-VALUE}).")
-  double timeout;
+  @Mixin QueryTimeoutOption query;
 
-  @Option(names = "--rules", paramLabel = "DIR", defaultValue = "rules", description = "Rule files (default: ${DEFAULT-VALUE}).")
-  Path rules;
+  @Mixin RulesOption ruleFiles;
 
   @Override
   public Integer call() {
     if (llm.url == null || llm.model == null) {
       throw new ParameterException(spec.commandLine(), "run needs --llm-url and --llm-model");
     }
-    if (parallel < 1 || k < 1 || limit != null && limit < 1 || !(timeout > 0)) {
-      throw new ParameterException(spec.commandLine(), "--parallel, -k and --limit must be at least 1, --timeout positive");
+    if (workers.parallel < 1 || fewShot.examples < 1 || limit != null && limit < 1 || !(query.timeout > 0)) {
+      throw new ParameterException(spec.commandLine(), "--parallel, --examples and --limit must be at least 1, --timeout positive");
     }
-    CaseBank.Policy chosen = switch (policy) {
-      case "tiered" -> CaseBank.Policy.TIERED;
-      case "skeleton_only" -> CaseBank.Policy.SKELETON_ONLY;
-      default -> throw new ParameterException(spec.commandLine(), "--policy must be tiered or skeleton_only, not '" + policy + "'");
-    };
+    CaseBank.Policy chosen = fewShot.retrievalPolicy();
     if (name != null && !name.matches("[A-Za-z0-9._-]+")) {
       throw new ParameterException(spec.commandLine(), "--name may hold letters, digits, '.', '_' and '-' only, not '" + name + "'");
     }
     Path folder = out != null ? out : Path.of("runs", name != null ? name : defaultName());
     ChatEndpoint endpoint = llm.endpoint(System.getenv());
-    ModelRun run = new ModelRun(new ModelRun.Settings(dataset, tables, bank, template, chosen, k, databases, timeout, rules,
-        folder, parallel, limit, twoStage), endpoint, spec.commandLine().getErr());
+    ModelRun run = new ModelRun(new ModelRun.Settings(data.dataset, schemaFile.tables, caseBank.bank, promptTemplate.template, chosen,
+        fewShot.examples, databases.dir, query.timeout, ruleFiles.rules, folder, workers.parallel, limit, twoStage), endpoint, spec.commandLine().getErr());
     PrintWriter w = spec.commandLine().getOut();
     if (dryRun) {
       run.dryRun(w);
@@ -114,7 +97,7 @@ public final class RunCommand implements Callable<Integer> {
 
   /** The model's and the split's names, e.g. {@code gpt-4o-mini-dev}. */
   private String defaultName() {
-    String stem = dataset.getFileName().toString().replaceFirst("\\.json$", "");
+    String stem = data.dataset.getFileName().toString().replaceFirst("\\.json$", "");
     return (llm.model + "-" + stem).replaceAll("[^A-Za-z0-9._-]+", "_");
   }
 }

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -78,8 +79,7 @@ public final class ScoreTablesCommand implements Callable<Integer> {
           + " (both empty score 0; file order) (default: ${DEFAULT-VALUE}).")
   String readings;
 
-  @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "60", description = "Time limit per query (default: ${DEFAULT-VALUE}).")
-  double timeout;
+  @Mixin QueryTimeoutOption query;
 
   @ArgGroup(exclusive = false, heading = "LLM judge (--judge llm):%n")
   LlmOptions llm = new LlmOptions();
@@ -96,7 +96,7 @@ public final class ScoreTablesCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (!(timeout > 0)) {
+    if (!(query.timeout > 0)) {
       throw new ParameterException(spec.commandLine(), "--timeout must be positive");
     }
     if (!(tolerance >= 0)) {
@@ -128,7 +128,7 @@ public final class ScoreTablesCommand implements Callable<Integer> {
     Summary summary;
     try {
       UdaBench bench = new UdaBench(new UdaBench.Options(root, datasets, source.goldAsResult ? null : source.results, out,
-          new KeyColumns(idColumns, entityKeys), llmJudge != null ? llmJudge : deterministic, judgeName, timeout, reading));
+          new KeyColumns(idColumns, entityKeys), llmJudge != null ? llmJudge : deterministic, judgeName, query.timeout, reading));
       long start = System.nanoTime();
       summary = bench.run(line -> { });
       print(w, summary, (System.nanoTime() - start) / 1e9);

@@ -10,6 +10,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -30,8 +31,7 @@ import rolepolicy.spider.InputException;
 public final class StandInCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(names = "--dataset", paramLabel = "FILE", defaultValue = "data/dev.json", description = "A generated split (default: ${DEFAULT-VALUE}).")
-  Path dataset;
+  @Mixin DatasetOption data;
 
   @Option(names = "--pred", required = true, paramLabel = "FILE",
       description = "The answers: predictions as evaluate reads them, one per record of --dataset.")
@@ -42,7 +42,7 @@ public final class StandInCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws InterruptedException {
-    List<GoldRecord> records = Evaluator.readDataset(dataset);
+    List<GoldRecord> records = Evaluator.readDataset(data.dataset);
     List<String> answers = PredictionReader.read(predictions, records);
     RecordedModel model;
     try {
@@ -57,12 +57,12 @@ public final class StandInCommand implements Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       model.close();
       out.printf(Locale.ROOT, "stand-in stopped: %d requests answered, %d without a question of %s%n",
-          model.answered(), model.refused(), dataset);
+          model.answered(), model.refused(), data.dataset);
       out.flush();
       stopped.countDown();
     }));
     out.printf(Locale.ROOT, "stand-in model at %s: %d questions of %s answered from %s (Ctrl-C stops)%n",
-        model.baseUrl(), model.questions(), dataset, predictions);
+        model.baseUrl(), model.questions(), data.dataset, predictions);
     out.flush();
     stopped.await();
     return 0;

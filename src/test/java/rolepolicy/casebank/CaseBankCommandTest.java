@@ -55,9 +55,9 @@ class CaseBankCommandTest {
     assertTrue(Files.isRegularFile(bank.resolve("bank.json")));
     assertTrue(Files.notExists(CaseBank.staging(bank)), "the staging folder is moved into place");
 
-    Path prompts = dir.resolve("prompts.jsonl");
+    Path prompts = dir.resolve("prompts/prompts.jsonl");
     assertEquals(0, run(out, err, "prompts", "--dataset", dev.toString(), "--tables", tables, "--bank", bank.toString(),
-        "--policy", "skeleton_only", "-k", "2", "--out", prompts.toString()), err.toString());
+        "--policy", "skeleton_only", "--examples", "2", "--out", prompts.getParent().toString()), err.toString());
     List<String> lines = Files.readAllLines(prompts);
     assertEquals(12, lines.size());
     JsonNode first = DatasetWriter.JSON.readTree(lines.get(0));
@@ -73,10 +73,11 @@ class CaseBankCommandTest {
       draftLines.add(i == 2 ? "REFUSE (a Hidden column)" : devRecords.get(i).get("original_sql").asText());
     }
     Files.write(drafts, draftLines);
-    Path drafted = dir.resolve("drafted.jsonl");
+    Path drafted = dir.resolve("drafted/prompts.jsonl");
     StringWriter draftOut = new StringWriter();
     assertEquals(0, run(draftOut, err, "prompts", "--dataset", dev.toString(), "--tables", tables, "--bank", bank.toString(),
-        "--policy", "skeleton_only", "-k", "2", "--draft", drafts.toString(), "--out", drafted.toString()), err.toString());
+        "--policy", "skeleton_only", "--examples", "2", "--draft", drafts.toString(), "--out", drafted.getParent().toString()),
+        err.toString());
     assertTrue(draftOut.toString().contains(", 11 chosen again by a draft) written to "), draftOut.toString());
     List<String> draftedLines = Files.readAllLines(drafted);
     for (int i = 0; i < 12; i++) {
@@ -183,10 +184,10 @@ class CaseBankCommandTest {
       assertEquals(0, run(new StringWriter(), err, "casebank", "--dataset", train.toString(), "--tables", tables,
           "--bank", dir.resolve("bank-" + name).toString(), "--calibration-step", "3"), err.toString());
       assertEquals(0, run(new StringWriter(), err, "prompts", "--dataset", dev.toString(), "--tables", tables,
-          "--bank", dir.resolve("bank-" + name).toString(), "--out", dir.resolve(name + ".jsonl").toString()), err.toString());
+          "--bank", dir.resolve("bank-" + name).toString(), "--out", dir.resolve("prompts-" + name).toString()), err.toString());
     }
     assertEquals(Files.readString(dir.resolve("bank-a/bank.json")).replace("bank-a", ""),
         Files.readString(dir.resolve("bank-b/bank.json")).replace("bank-b", ""));
-    assertEquals(Files.readString(dir.resolve("a.jsonl")), Files.readString(dir.resolve("b.jsonl")));
+    assertEquals(Files.readString(dir.resolve("prompts-a/prompts.jsonl")), Files.readString(dir.resolve("prompts-b/prompts.jsonl")));
   }
 }

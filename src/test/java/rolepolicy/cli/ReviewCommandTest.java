@@ -33,7 +33,7 @@ class ReviewCommandTest {
 
   private String pets(Path overrides) {
     Run run =
-        review("--db", "pets_1", "--spider", TestData.spiderDir().toString(), "--overrides", overrides.toString());
+        review("--database", "pets_1", "--spider", TestData.spiderDir().toString(), "--overrides", overrides.toString());
     assertEquals(0, run.code(), run.err());
     return run.out();
   }
@@ -125,7 +125,7 @@ class ReviewCommandTest {
 
   @Test
   void reviewsAnyBenchmarkFromItsTablesFileWithSamplesWhereThereIsADatabase() {
-    Run run = review("--tables", kaggleTables(), "--databases", kaggleDatabases());
+    Run run = review("--tables", kaggleTables(), "--db", kaggleDatabases());
     assertEquals(0, run.code(), run.err());
     String out = run.out();
     assertTrue(out.startsWith("review: 8 databases; rules rules; overrides none (0 entries)"), out);
@@ -146,10 +146,10 @@ class ReviewCommandTest {
 
   @Test
   void withoutDatabasesEveryDatabaseIsReviewedFromTheSchemaOnly() {
-    Run run = review("--tables", TestData.birdDir().resolve("dev_tables.json").toString(), "--db", "formula_1");
+    Run run = review("--tables", TestData.birdDir().resolve("dev_tables.json").toString(), "--database", "formula_1");
     assertEquals(0, run.code(), run.err());
     assertTrue(
-        head(run.out(), "formula_1").endsWith("samples: none (no --databases given): reviewed from the schema only"),
+        head(run.out(), "formula_1").endsWith("samples: none (no --db given): reviewed from the schema only"),
         run.out());
     // BIRD's formula_1: data/overrides.json, Spider's review, is not applied to it unless asked
     assertTrue(run.out().startsWith("review: formula_1; rules rules; overrides none (0 entries)"), run.out());
@@ -166,7 +166,7 @@ class ReviewCommandTest {
             [{"db_id": "TheHistoryofBaseball", "table": "salary", "column": "team_id",
               "auto_policy": "JoinOnly", "final_policy": "Public", "reason": "salary.team_id test"}]
             """);
-    Run run = review("--tables", kaggleTables(), "--db", "TheHistoryofBaseball", "--overrides", overrides.toString());
+    Run run = review("--tables", kaggleTables(), "--database", "TheHistoryofBaseball", "--overrides", overrides.toString());
     assertEquals(0, run.code(), run.err());
     assertTrue(run.out().startsWith("review: TheHistoryofBaseball; rules rules; overrides " + overrides + " (1 entries)"), run.out());
     String team = entry(run.out(), "salary.team_id");
@@ -191,14 +191,14 @@ class ReviewCommandTest {
   @Test
   void aMissingDatabasesFolderIsBadInputThatNamesIt() {
     Path missing = dir.resolve("no_databases");
-    Run run = main("review", "--tables", kaggleTables(), "--databases", missing.toString());
+    Run run = main("review", "--tables", kaggleTables(), "--db", missing.toString());
     assertEquals(Main.BAD_INPUT, run.code());
-    assertTrue(run.err().contains("error: " + missing + ": folder not found (--databases)"), run.err());
+    assertTrue(run.err().contains("error: " + missing + ": folder not found (--db)"), run.err());
   }
 
   @Test
   void anUnknownDatabaseOfATablesFileIsAUsageErrorThatNamesTheFile() {
-    Run run = main("review", "--tables", kaggleTables(), "--db", "concert_singer");
+    Run run = main("review", "--tables", kaggleTables(), "--database", "concert_singer");
     assertEquals(2, run.code());
     assertTrue(run.err().contains("unknown database 'concert_singer': not in " + kaggleTables()), run.err());
   }
@@ -207,18 +207,38 @@ class ReviewCommandTest {
   void spiderAndTablesTogetherOrDatabasesAloneAreUsageErrors() {
     Run both = main("review", "--spider", TestData.spiderDir().toString(), "--tables", kaggleTables());
     assertEquals(2, both.code());
-    assertTrue(both.err().contains("give either --spider or --tables [--databases]"), both.err());
-    Run alone = main("review", "--databases", kaggleDatabases());
+    assertTrue(both.err().contains("give either --spider or --tables [--db]"), both.err());
+    Run alone = main("review", "--db", kaggleDatabases());
     assertEquals(2, alone.code());
-    assertTrue(alone.err().contains("--databases needs --tables"), alone.err());
+    assertTrue(alone.err().contains("--db needs --tables"), alone.err());
   }
 
   @Test
   void anUnknownDatabaseIsAUsageError() throws IOException {
     Run run =
-        review("--db", "no_such_db", "--spider", TestData.spiderDir().toString(),
+        review("--database", "no_such_db", "--spider", TestData.spiderDir().toString(),
             "--overrides", Files.writeString(dir.resolve("none.json"), "[]\n").toString());
     assertEquals(2, run.code());
     assertTrue(run.err().contains("unknown database 'no_such_db'"), run.err());
+  }
+
+  @Test
+  void theOldDatabasesOptionStillWorksWithAWarningNamingDb() {
+    Run run = main("review", "--tables", kaggleTables(), "--databases", kaggleDatabases(), "--database", "StudentMathScore");
+    assertEquals(0, run.code(), run.err());
+    assertTrue(run.err().contains("warning: --databases is now --db"), run.err());
+    Path sqlite = TestData.kaggleDir().resolve("databases/StudentMathScore/StudentMathScore.sqlite");
+    assertTrue(head(run.out(), "StudentMathScore").endsWith("samples: " + sqlite), run.out());
+  }
+
+  @Test
+  void anOldStyleDbWithADatabaseIdIsAUsageErrorThatNamesDatabase() {
+    Run run = main("review", "--db", "concert_singer");
+    assertEquals(2, run.code(), run.err());
+    assertTrue(run.err().contains("--db is the folder of SQLite databases; 'concert_singer' is no folder: "
+        + "to review one database give --database concert_singer"), run.err());
+    Run withSpider = main("review", "--spider", TestData.spiderDir().toString(), "--db", "pets_1");
+    assertEquals(2, withSpider.code(), withSpider.err());
+    assertTrue(withSpider.err().contains("give --database pets_1"), withSpider.err());
   }
 }

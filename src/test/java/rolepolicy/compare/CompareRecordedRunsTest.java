@@ -59,7 +59,7 @@ class CompareRecordedRunsTest {
     for (String[] r : RUNS) {
       Path folder = dir.resolve(r[0]);
       Result p = run("recorded-predictions", "--log", SPHINTERACT.resolve("logs/" + r[1] + ".json").toString(),
-          "--questions", SPHINTERACT.resolve("kaggledbqa_208_test_order.json").toString(),
+          "--question-list", SPHINTERACT.resolve("kaggledbqa_208_test_order.json").toString(),
           "--dataset", dir.resolve("data/test.json").toString(), "--out", folder.toString());
       ok(p);
       assertTrue(p.out().startsWith("151 of the 208 logged questions are in "), p.out());

@@ -70,7 +70,7 @@ class LiveReplayTest {
     })) {
       StringWriter err = new StringWriter();
       Path live = dir.resolve("live");
-      assertEquals(0, ReplayTest.run(new StringWriter(), err, "interact", "--questions", questions.toString(),
+      assertEquals(0, ReplayTest.run(new StringWriter(), err, "interact", "--dataset", questions.toString(),
           "--db", ReplayTest.DATABASES.toString(), "--model", "--method", "baseline", "--llm-url", server.baseUrl(),
           "--llm-model", "m", "--llm-key-env", "ROLEPOLICY_TEST_NO_SUCH_KEY", "--llm-retries", "0",
           "--out", live.toString()), err.toString());
@@ -91,7 +91,7 @@ class LiveReplayTest {
       }
       Path replay = dir.resolve("replay");
       StringWriter out = new StringWriter();
-      assertEquals(0, ReplayTest.run(out, err, "interact", "--questions", questions.toString(),
+      assertEquals(0, ReplayTest.run(out, err, "interact", "--dataset", questions.toString(),
           "--db", ReplayTest.DATABASES.toString(), "--replay", live.resolve("log.json").toString(),
           "--out", replay.toString()), err.toString());
       assertSamePlay(liveLog, JSON.readTree(replay.resolve("log.json").toFile()).get("records"));
@@ -110,7 +110,7 @@ class LiveReplayTest {
     StringWriter err = new StringWriter();
     StringWriter out = new StringWriter();
     Path live = dir.resolve("live");
-    assertEquals(0, ReplayTest.run(out, err, "interact", "--questions", ReplayTest.QUESTIONS.toString(),
+    assertEquals(0, ReplayTest.run(out, err, "interact", "--dataset", ReplayTest.QUESTIONS.toString(),
         "--db", ReplayTest.DATABASES.toString(), "--model", "--method", "baseline", "--stand-in", recorded.toString(),
         "--parallel", "2", "--out", live.toString()), err.toString());
     JsonNode liveLog = JSON.readTree(live.resolve("log.json").toFile()).get("records");
@@ -132,7 +132,7 @@ class LiveReplayTest {
     assertEquals(63, same, "the stand-in's answers are the recorded run's: " + same + " of 63 reach its outcome");
     Path replay = dir.resolve("replay");
     StringWriter replayOut = new StringWriter();
-    assertEquals(0, ReplayTest.run(replayOut, err, "interact", "--questions", ReplayTest.QUESTIONS.toString(),
+    assertEquals(0, ReplayTest.run(replayOut, err, "interact", "--dataset", ReplayTest.QUESTIONS.toString(),
         "--db", ReplayTest.DATABASES.toString(), "--replay", live.resolve("log.json").toString(),
         "--out", replay.toString()), err.toString());
     JsonNode replayLog = JSON.readTree(replay.resolve("log.json").toFile()).get("records");

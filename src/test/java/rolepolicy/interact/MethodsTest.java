@@ -49,7 +49,7 @@ class MethodsTest {
   }
 
   private int interact(LocalChatServer server, StringWriter err, Path out, String... extra) {
-    List<String> args = new ArrayList<>(List.of("interact", "--questions", questions.toString(),
+    List<String> args = new ArrayList<>(List.of("interact", "--dataset", questions.toString(),
         "--db", ReplayTest.DATABASES.toString(), "--model", "--llm-url", server.baseUrl(), "--llm-model", "test-model",
         "--llm-key-env", "ROLEPOLICY_TEST_NO_SUCH_KEY", "--llm-retries", "0", "--out", out.toString()));
     args.addAll(List.of(extra));
@@ -237,7 +237,7 @@ class MethodsTest {
       assertEquals(2, interact(server, err, dir.resolve("out"), "--shots", "2"));
       assertTrue(err.toString().contains("--shots must be 0, 1, 3 or 5, not 2"), err.toString());
       err = new StringWriter();
-      assertEquals(2, ReplayTest.run(new StringWriter(), err, "interact", "--questions", ReplayTest.QUESTIONS.toString(),
+      assertEquals(2, ReplayTest.run(new StringWriter(), err, "interact", "--dataset", ReplayTest.QUESTIONS.toString(),
           "--db", ReplayTest.DATABASES.toString(), "--replay",
           ReplayTest.SHARED.resolve("sphinteract/logs/gpt35_baseline_4round.json").toString(), "--method", "baseline",
           "--out", dir.resolve("out").toString()));

@@ -64,7 +64,7 @@ class ModelLoopTest {
   }
 
   private int interact(LocalChatServer server, StringWriter out, StringWriter err, String... extra) {
-    List<String> args = new ArrayList<>(List.of("interact", "--questions", questions.toString(),
+    List<String> args = new ArrayList<>(List.of("interact", "--dataset", questions.toString(),
         "--db", ReplayTest.DATABASES.toString(), "--model", "--llm-url", server.baseUrl(), "--llm-model", "test-model",
         "--llm-key-env", "ROLEPOLICY_TEST_NO_SUCH_KEY", "--llm-retries", "0", "--out", dir.resolve("out").toString()));
     args.addAll(List.of(extra));
@@ -76,7 +76,8 @@ class ModelLoopTest {
     try (LocalChatServer server = new LocalChatServer(scripted(picked))) {
       StringWriter out = new StringWriter();
       StringWriter err = new StringWriter();
-      assertEquals(0, interact(server, out, err), err.toString());
+      // one question at a time: the first request is the first question's
+      assertEquals(0, interact(server, out, err, "--parallel", "1"), err.toString());
       JsonNode records = new ObjectMapper().readTree(dir.resolve("out/log.json").toFile()).get("records");
       for (JsonNode r : records) {
         assertEquals(1, r.get("num_cq_asked").asInt(), r.toPrettyString());

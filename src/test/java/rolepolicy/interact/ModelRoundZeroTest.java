@@ -52,7 +52,7 @@ class ModelRoundZeroTest {
   }
 
   private List<String> interact(LocalChatServer server, String... extra) {
-    List<String> args = new ArrayList<>(List.of("interact", "--questions", three.toString(),
+    List<String> args = new ArrayList<>(List.of("interact", "--dataset", three.toString(),
         "--tables", TestData.spiderDir().resolve("tables.json").toString(),
         "--db", TestData.spiderDir().resolve("database").toString(), "--model", "--llm-url", server.baseUrl(),
         "--llm-model", "test-model", "--llm-key-env", "ROLEPOLICY_TEST_NO_KEY", "--llm-retries", "0",

@@ -36,7 +36,7 @@ class ReplayTest {
   void replayReachesTheRecordedRoundOfSuccessOnEveryReplayableQuestion(String run, @TempDir Path out) throws Exception {
     StringWriter stdout = new StringWriter();
     StringWriter stderr = new StringWriter();
-    int code = run(stdout, stderr, "interact", "--questions", QUESTIONS.toString(), "--db", DATABASES.toString(),
+    int code = run(stdout, stderr, "interact", "--dataset", QUESTIONS.toString(), "--db", DATABASES.toString(),
         "--replay", SHARED.resolve("sphinteract/logs/" + run + ".json").toString(), "--out", out.toString());
     assertEquals(0, code, stderr.toString());
     JsonNode summary = new ObjectMapper().readTree(out.resolve("summary.json").toFile());
@@ -58,7 +58,7 @@ class ReplayTest {
     // gpt35 zero-shot, question 158 (StudentMathScore): every round's SQL fails to run, and no fix matches
     StringWriter stdout = new StringWriter();
     StringWriter stderr = new StringWriter();
-    int code = run(stdout, stderr, "interact", "--questions", QUESTIONS.toString(), "--db", DATABASES.toString(),
+    int code = run(stdout, stderr, "interact", "--dataset", QUESTIONS.toString(), "--db", DATABASES.toString(),
         "--replay", SHARED.resolve("sphinteract/logs/gpt35_baseline_4round.json").toString(), "--out", out.toString());
     assertEquals(0, code, stderr.toString());
     JsonNode record = new ObjectMapper().readTree(out.resolve("log.json").toFile()).get("records").get(158);
@@ -84,7 +84,7 @@ class ReplayTest {
   void aLogOfOtherQuestionsIsRefusedWithTheRecordThatDiffers(@TempDir Path out) {
     StringWriter stdout = new StringWriter();
     StringWriter stderr = new StringWriter();
-    int code = run(stdout, stderr, "interact", "--questions", SHARED.resolve("sphinteract/bird_sampled_dev_176.json").toString(),
+    int code = run(stdout, stderr, "interact", "--dataset", SHARED.resolve("sphinteract/bird_sampled_dev_176.json").toString(),
         "--db", DATABASES.toString(), "--replay", SHARED.resolve("sphinteract/logs/gpt35_baseline_4round.json").toString(),
         "--out", out.toString());
     assertEquals(1, code);

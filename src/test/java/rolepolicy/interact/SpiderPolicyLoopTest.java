@@ -35,7 +35,7 @@ class SpiderPolicyLoopTest {
   }
 
   private static JsonNode play(Path out, String... extra) throws Exception {
-    List<String> args = new java.util.ArrayList<>(List.of("interact", "--questions", dataset.toString(),
+    List<String> args = new java.util.ArrayList<>(List.of("interact", "--dataset", dataset.toString(),
         "--db", TestData.spiderDir().resolve("database").toString(),
         "--tables", TestData.spiderDir().resolve("tables.json").toString(), "--out", out.toString()));
     args.addAll(List.of(extra));

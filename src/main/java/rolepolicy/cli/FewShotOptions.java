@@ -1,0 +1,27 @@
+package rolepolicy.cli;
+
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import rolepolicy.casebank.CaseBank;
+
+/** How many examples a few-shot prompt shows and how they are chosen (prompts, run, interact). */
+final class FewShotOptions {
+  @Spec(Spec.Target.MIXEE) CommandSpec command;
+
+  @Option(names = "--examples", paramLabel = "N", defaultValue = "3", description = "Examples per prompt (default: ${DEFAULT-VALUE}).")
+  int examples;
+
+  @Option(names = "--policy", paramLabel = "NAME", defaultValue = "tiered",
+      description = "How the examples are chosen: tiered or skeleton_only (default: ${DEFAULT-VALUE}).")
+  String policy;
+
+  CaseBank.Policy retrievalPolicy() {
+    return switch (policy) {
+      case "tiered" -> CaseBank.Policy.TIERED;
+      case "skeleton_only" -> CaseBank.Policy.SKELETON_ONLY;
+      default -> throw new ParameterException(command.commandLine(), "--policy must be tiered or skeleton_only, not '" + policy + "'");
+    };
+  }
+}

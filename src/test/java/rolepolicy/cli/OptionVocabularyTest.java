@@ -1,0 +1,207 @@
+package rolepolicy.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.lang.reflect.Member;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.OptionSpec;
+
+/**
+ * One option vocabulary across the commands: an option name that several commands have means the
+ * same thing, with the same parameter and the same default, and comes from the same mixin; the
+ * README's table says so. A new command that gives a known name another default fails here.
+ */
+class OptionVocabularyTest {
+  /** Default of an option whose default depends on the command (an output folder, a seed). */
+  private static final String PER_COMMAND = "per command";
+
+  /** Default of an option that must be given. */
+  private static final String REQUIRED = "required";
+
+  /**
+   * One name of the vocabulary: its parameter, its default (null: none), the class that declares
+   * it (null: each command declares its own), and the commands that differ, with their default.
+   */
+  private record Term(String name, String label, String defaultValue, Class<?> declaredBy, Map<String, String> exceptions) {}
+
+  private static final List<Term> VOCABULARY = List.of(
+      new Term("--dataset", "FILE", "data/dev.json", DatasetOption.class,
+          Map.of("casebank", "data/train.json", "recorded-predictions", REQUIRED)),
+      new Term("--tables", "FILE", "data/spider/tables.json", TablesOption.class,
+          Map.of("generate", "none", "review", "none")),
+      new Term("--db", "DIR", null, DatabasesOption.class, Map.of("bench-evaluate", "../shared/spider/database")),
+      new Term("--spider", "DIR", "data/spider", SpiderOption.class, Map.of("bench", REQUIRED, "bench-facts", "../shared/spider")),
+      new Term("--rules", "DIR", "rules", RulesOption.class, Map.of()),
+      new Term("--overrides", "FILE", null, PolicyOptions.class, Map.of()),
+      new Term("--bank", "DIR", "data/casebank", CaseBankOption.class, Map.of()),
+      new Term("--template", "FILE", "data/prompts/few-shot.txt", TemplateOption.class, Map.of()),
+      new Term("--examples", "N", "3", FewShotOptions.class, Map.of()),
+      new Term("--policy", "NAME", "tiered", FewShotOptions.class, Map.of()),
+      new Term("--parallel", "N", "4", ParallelOption.class, Map.of()),
+      new Term("--timeout", "SECONDS", "30", QueryTimeoutOption.class, Map.of()),
+      new Term("--llm-url", "URL", null, EndpointOptions.class, Map.of()),
+      new Term("--llm-model", "NAME", null, EndpointOptions.class, Map.of()),
+      new Term("--llm-key-env", "VAR", "OPENAI_API_KEY", EndpointOptions.class, Map.of()),
+      new Term("--llm-timeout", "SECONDS", "60", EndpointOptions.class, Map.of()),
+      new Term("--llm-retries", "N", "2", EndpointOptions.class, Map.of()),
+      new Term("--out", "DIR", PER_COMMAND, null, Map.of()),
+      new Term("--splits", "LIST", PER_COMMAND, null, Map.of()),
+      new Term("--seed", "N", PER_COMMAND, null, Map.of()),
+      new Term("--threads", "N", null, null, Map.of()),
+      new Term("--pred", "FILE", null, null, Map.of()),
+      new Term("--draft", "FILE", null, null, Map.of()),
+      new Term("--limit", "N", null, null, Map.of()),
+      new Term("--json", "", null, null, Map.of()),
+      new Term("--runs", "N", "5", null, Map.of()),
+      new Term("--warmup", "N", "4", null, Map.of()),
+      new Term("--work", "DIR", null, null, Map.of()),
+      new Term("--uda", "DIR", "../shared/uda-bench/Query", null, Map.of()));
+
+  /** One command's declaration of an option. */
+  private record Declared(String command, OptionSpec option) {}
+
+  /** Every visible option of every command, by name. */
+  private static Map<String, List<Declared>> declarations() {
+    Map<String, List<Declared>> byName = new TreeMap<>();
+    new CommandLine(new Main()).getSubcommands().forEach((command, cli) -> {
+      for (OptionSpec option : cli.getCommandSpec().options()) {
+        if (!option.hidden() && !option.usageHelp() && !option.versionHelp()) {
+          byName.computeIfAbsent(option.longestName(), n -> new ArrayList<>()).add(new Declared(command, option));
+        }
+      }
+    });
+    return byName;
+  }
+
+  private static Term term(String name) {
+    return VOCABULARY.stream().filter(t -> t.name().equals(name)).findFirst().orElse(null);
+  }
+
+  /** The default value, else {@code required} for an option that must be given (outside an option group), else none. */
+  private static String defaultOf(OptionSpec option) {
+    return option.defaultValue() != null ? option.defaultValue() : option.required() && option.group() == null ? REQUIRED : "none";
+  }
+
+  @Test
+  void everyOptionOfSeveralCommandsIsInTheVocabulary() {
+    List<String> missing = declarations().entrySet().stream()
+        .filter(e -> e.getValue().size() > 1 && term(e.getKey()) == null)
+        .map(e -> e.getKey() + " " + e.getValue().stream().map(Declared::command).toList())
+        .toList();
+    assertEquals(List.of(), missing, "options of several commands that the vocabulary does not know");
+  }
+
+  @Test
+  void eachNameHasOneParameterOneDefaultAndOneDeclaration() {
+    List<String> wrong = new ArrayList<>();
+    declarations().forEach((name, declared) -> {
+      Term term = term(name);
+      if (term == null) {
+        return;
+      }
+      for (Declared d : declared) {
+        OptionSpec option = d.option();
+        String where = d.command() + " " + name;
+        String label = option.typeInfo().isBoolean() ? "" : option.paramLabel();
+        if (!label.equals(term.label())) {
+          wrong.add(where + ": parameter " + label + ", not " + term.label());
+        }
+        String expected = term.exceptions().getOrDefault(d.command(), term.defaultValue() == null ? "none" : term.defaultValue());
+        String actual = defaultOf(option);
+        // an option that must be given has no default: that agrees with a name that has none
+        boolean defaultAgrees = expected.equals(PER_COMMAND) || expected.equals(actual)
+            || expected.equals("none") && actual.equals(REQUIRED);
+        if (!defaultAgrees) {
+          wrong.add(where + ": default " + actual + ", not " + expected);
+        }
+        if (term.declaredBy() != null && !term.exceptions().containsKey(d.command())) {
+          Class<?> declaring = ((Member) option.userObject()).getDeclaringClass();
+          if (declaring != term.declaredBy()) {
+            wrong.add(where + ": declared in " + declaring.getSimpleName() + ", not the shared " + term.declaredBy().getSimpleName());
+          }
+        }
+      }
+    });
+    assertEquals(List.of(), wrong);
+  }
+
+  @Test
+  void eachSharedNameHasOneDescriptionWhereItComesFromItsMixin() {
+    List<String> wrong = new ArrayList<>();
+    declarations().forEach((name, declared) -> {
+      Term term = term(name);
+      if (term == null || term.declaredBy() == null) {
+        return;
+      }
+      Set<String> descriptions = declared.stream()
+          .filter(d -> !term.exceptions().containsKey(d.command()))
+          .map(d -> String.join(" ", d.option().description()))
+          .collect(Collectors.toCollection(TreeSet::new));
+      if (descriptions.size() != 1) {
+        wrong.add(name + ": " + descriptions);
+      }
+    });
+    assertEquals(List.of(), wrong);
+  }
+
+  @Test
+  void theReadmeTableListsEachSharedNameWithItsDefaultAndCommands() throws IOException {
+    Map<String, String[]> rows = new LinkedHashMap<>();
+    List<String> readme = Files.readAllLines(Path.of("README.md"));
+    int start = readme.indexOf("## Options: one vocabulary");
+    assertTrue(start >= 0, "README.md has no section '## Options: one vocabulary'");
+    for (String line : readme.subList(start + 1, readme.size())) {
+      if (line.startsWith("## ")) {
+        break;
+      }
+      if (line.startsWith("| `--")) {
+        String[] cells = Arrays.stream(line.split("\\|")).map(String::strip).toArray(String[]::new);
+        rows.put(cells[1].replaceAll("`", "").split(" ")[0], cells);
+      }
+    }
+    Set<String> commandNames = new CommandLine(new Main()).getSubcommands().keySet();
+    List<String> wrong = new ArrayList<>();
+    declarations().forEach((name, declared) -> {
+      Term term = term(name);
+      if (term == null) {
+        return;
+      }
+      String[] row = rows.get(name);
+      if (row == null || row.length < 5) {
+        wrong.add(name + ": no row in README.md's option table");
+        return;
+      }
+      String shown = term.label().isEmpty() ? "off" : term.defaultValue() == null ? "none" : term.defaultValue();
+      String cell = row[3].replaceAll("`", "");
+      if (!cell.equals(shown) && !cell.startsWith(shown + " (")) {
+        wrong.add(name + ": README's default is " + row[3] + ", not " + shown);
+      }
+      Set<String> listed = Arrays.stream(row[4].split("[^a-z-]+")).filter(commandNames::contains)
+          .collect(Collectors.toCollection(TreeSet::new));
+      Set<String> actual = declared.stream().map(Declared::command).collect(Collectors.toCollection(TreeSet::new));
+      if (!listed.equals(actual)) {
+        wrong.add(name + ": README lists " + listed + ", the commands are " + actual);
+      }
+      for (Map.Entry<String, String> exception : term.exceptions().entrySet()) {
+        if (!row[4].contains(exception.getKey() + " (") || !row[4].contains(exception.getValue())) {
+          wrong.add(name + ": README does not show " + exception.getKey() + "'s default " + exception.getValue());
+        }
+      }
+    });
+    assertEquals(List.of(), wrong);
+  }
+}
