@@ -19,7 +19,7 @@ class OldOptionNamesTest {
   /** Parses a command line as Main does (runs nothing) and returns the command's object. */
   @SuppressWarnings("unchecked")
   private <T> T parse(String... args) {
-    CommandLine cli = new CommandLine(new Main());
+    CommandLine cli = Main.commandLine();
     return (T) cli.parseArgs(RenamedOption.rewrite(args, new PrintWriter(err, true))).subcommand().commandSpec().userObject();
   }
 

@@ -77,7 +77,7 @@ class OptionVocabularyTest {
   /** Every visible option of every command, by name. */
   private static Map<String, List<Declared>> declarations() {
     Map<String, List<Declared>> byName = new TreeMap<>();
-    new CommandLine(new Main()).getSubcommands().forEach((command, cli) -> {
+    Main.commandLine().getSubcommands().forEach((command, cli) -> {
       for (OptionSpec option : cli.getCommandSpec().options()) {
         if (!option.hidden() && !option.usageHelp() && !option.versionHelp()) {
           byName.computeIfAbsent(option.longestName(), n -> new ArrayList<>()).add(new Declared(command, option));
@@ -173,7 +173,7 @@ class OptionVocabularyTest {
         rows.put(cells[1].replaceAll("`", "").split(" ")[0], cells);
       }
     }
-    Set<String> commandNames = new CommandLine(new Main()).getSubcommands().keySet();
+    Set<String> commandNames = Main.commandLine().getSubcommands().keySet();
     List<String> wrong = new ArrayList<>();
     declarations().forEach((name, declared) -> {
       Term term = term(name);

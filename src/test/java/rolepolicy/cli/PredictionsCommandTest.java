@@ -84,7 +84,7 @@ class PredictionsCommandTest {
 
   @Test
   void everyCommandsHelpPrintsWithoutAWarning() {
-    CommandLine cli = new CommandLine(new Main());
+    CommandLine cli = Main.commandLine();
     for (String name : cli.getSubcommands().keySet()) {
       StringWriter out = new StringWriter();
       StringWriter err = new StringWriter();

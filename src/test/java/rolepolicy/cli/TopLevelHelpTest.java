@@ -15,7 +15,7 @@ class TopLevelHelpTest {
   void eachCommandShowsItsWholeFirstSentence() {
     assertEquals(0, help.code(), help.err());
     String flowing = help.out().replaceAll("\\s+", " ");
-    new CommandLine(new Main()).getSubcommands().forEach((name, cli) -> {
+    Main.commandLine().getSubcommands().forEach((name, cli) -> {
       String summary = CommandList.summary(cli.getCommandSpec());
       assertTrue(summary.endsWith("."), name + ": " + summary);
       assertTrue(flowing.contains(" " + name + " " + summary + " "), name + " in\n" + help.out());
@@ -38,5 +38,16 @@ class TopLevelHelpTest {
   void wrappingBreaksAtSpacesOnlyAndLeavesALongPathWhole() {
     assertEquals(List.of("a b", "c"), CommandList.wrap("a b c", 3));
     assertEquals(List.of("a", "../shared/spider/tables.json", "b"), CommandList.wrap("a ../shared/spider/tables.json b", 5));
+  }
+
+  @Test
+  void aCommandLineNamingASubcommandBuildsOnlyThatOneAndTheHelpListsThemAll() {
+    assertEquals(List.of("evaluate"), List.copyOf(Main.commandLine("evaluate").getSubcommands().keySet()));
+    assertEquals(Main.COMMANDS.size(), Main.commandLine().getSubcommands().size());
+    assertEquals(Main.COMMANDS.size(), Main.commandLine("--help").getSubcommands().size());
+    for (Class<?> command : Main.COMMANDS) {
+      String name = command.getAnnotation(picocli.CommandLine.Command.class).name();
+      assertTrue(help.out().contains("  " + name + " "), name + " in\n" + help.out());
+    }
   }
 }
