@@ -331,6 +331,22 @@ class BadInputTest {
     assertUnchanged(Map.of());
   }
 
+  @ParameterizedTest(name = "action: {0}")
+  @ValueSource(strings = {"throw new IllegalStateException(\"x\");", "String none = null; none.length();"})
+  void ruleWhoseActionFailsNamesTheRuleAndItsFile(String action) throws IOException {
+    rules = copyRules(tmp.resolve("rules"));
+    Path drl = rules.resolve("permissions.drl");
+    String text = Files.readString(drl);
+    int then = text.indexOf("then", text.indexOf("rule \"Hidden columns may not be used\"")) + "then".length();
+    Files.writeString(drl, text.substring(0, then) + "\n    if (true) { " + action + " }" + text.substring(then));
+    Map<String, byte[]> before = previousOutput(true);
+
+    Result r = run();
+
+    assertError(r, 1, drl + ": rule \"Hidden columns may not be used\": its action (then) failed: java.lang.");
+    assertUnchanged(before);
+  }
+
   @Test
   void rulesFolderWithoutDrlFilesIsAnError() throws IOException {
     rules = Files.createDirectories(tmp.resolve("empty-rules"));
