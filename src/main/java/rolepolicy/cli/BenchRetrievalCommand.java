@@ -35,7 +35,7 @@ public final class BenchRetrievalCommand implements Callable<Integer> {
   @Option(names = "--dataset", paramLabel = "FILE", defaultValue = "data/dev.json", description = "Target questions: a generated split (default: ${DEFAULT-VALUE}).")
   Path dataset;
 
-  @Option(names = "--tables", paramLabel = "FILE", defaultValue = "../shared/spider/tables.json",
+  @Option(names = "--tables", paramLabel = "FILE", defaultValue = "data/spider/tables.json",
       description = "Schema file (default: ${DEFAULT-VALUE}).")
   Path tables;
 

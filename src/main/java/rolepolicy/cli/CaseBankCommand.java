@@ -29,7 +29,7 @@ public final class CaseBankCommand implements Callable<Integer> {
       description = "A generated train split (default: ${DEFAULT-VALUE}); dev and test questions are refused.")
   Path dataset;
 
-  @Option(names = "--tables", paramLabel = "FILE", defaultValue = "../shared/spider/tables.json",
+  @Option(names = "--tables", paramLabel = "FILE", defaultValue = "data/spider/tables.json",
       description = "Schema file of its databases (default: ${DEFAULT-VALUE}).")
   Path tables;
 

@@ -42,7 +42,7 @@ public final class PromptsCommand implements Callable<Integer> {
   @Option(names = "--dataset", paramLabel = "FILE", defaultValue = "data/dev.json", description = "A generated split (default: ${DEFAULT-VALUE}).")
   Path dataset;
 
-  @Option(names = "--tables", paramLabel = "FILE", defaultValue = "../shared/spider/tables.json",
+  @Option(names = "--tables", paramLabel = "FILE", defaultValue = "data/spider/tables.json",
       description = "Schema file of its databases (default: ${DEFAULT-VALUE}).")
   Path tables;
 
