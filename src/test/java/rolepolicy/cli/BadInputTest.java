@@ -404,6 +404,42 @@ class BadInputTest {
   }
 
   @Test
+  void outDeepInsideARegularFileNamesThatFile() throws IOException {
+    Path file = Files.writeString(tmp.resolve("plain"), "plain\n");
+    out = file.resolve("a/b");
+
+    Result r = run();
+
+    assertError(r, 1);
+    assertEquals("error: " + file + ": a file stands where a folder of output goes\n", r.err());
+    assertEquals("plain\n", Files.readString(file));
+  }
+
+  @Test
+  void outDeepInsideAFolderThatCannotBeWrittenNamesThatFolder() throws IOException {
+    Path readOnly = rolepolicy.TestData.unwritableFolder(tmp);
+    out = readOnly.resolve("rolepolicy-test/out");
+
+    Result r = run();
+
+    assertError(r, 1);
+    assertTrue(r.err().startsWith("error: " + readOnly + ": cannot write output here ("), r.err());
+  }
+
+  @Test
+  void oneQuestionIsSingularAndTheWrittenFilesAreListedByName() throws IOException {
+    ArrayNode one = JSON.createArrayNode().add(realDev.get(0).deepCopy()); // count(*): no violation
+
+    write(spider.resolve("dev.json"), one);
+    Result r = run();
+
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().contains("dev: 1 question, 0 REFUSE, 0 violations, 0 with problems, "), r.out());
+    assertTrue(r.out().contains("wrote " + out.resolve("dev.json") + ", " + out.resolve("policies") + "/, "
+        + out.resolve("audit") + "/\n"), r.out());
+  }
+
+  @Test
   void outInsideARegularFileIsAnError() throws IOException {
     Path file = tmp.resolve("plain");
     Files.writeString(file, "plain\n");
