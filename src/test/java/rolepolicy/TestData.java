@@ -113,4 +113,22 @@ public final class TestData {
     }
     return policies;
   }
+
+  /**
+   * A folder in which no file can be made: {@code parent/read-only} with mode r-x, or, when the
+   * tests run as root (who may write there anyway), {@code /sys}, which refuses new files even to
+   * root. Fails the test when neither is unwritable.
+   */
+  public static Path unwritableFolder(Path parent) throws java.io.IOException {
+    Path folder = Files.createDirectories(parent.resolve("read-only"));
+    Files.setPosixFilePermissions(folder, java.nio.file.attribute.PosixFilePermissions.fromString("r-xr-xr-x"));
+    for (Path candidate : List.of(folder, Path.of("/sys"))) {
+      try {
+        Files.delete(Files.createTempFile(candidate, "probe", ".tmp"));
+      } catch (java.io.IOException refused) {
+        return candidate;
+      }
+    }
+    throw new AssertionError("no folder that refuses new files: neither " + folder + " nor /sys");
+  }
 }

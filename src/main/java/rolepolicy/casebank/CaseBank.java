@@ -174,7 +174,8 @@ public final class CaseBank implements AutoCloseable {
   public static CaseBank open(Path dir, Embedder embedder) {
     Path metaFile = dir.resolve(META);
     if (!Files.isRegularFile(metaFile)) {
-      throw new InputException(dir + ": no case bank here (" + META + " not found); build one with the casebank command");
+      throw new InputException(dir + ": no case bank here (" + META + " not found); build one with: casebank --dataset "
+          + "data/train.json --bank " + dir + " (a generated train split: generate --spider ../shared/spider --splits train)");
     }
     try {
       return new CaseBank(dir.resolve("index"), embedder, JSON.readValue(metaFile.toFile(), Meta.class));

@@ -184,13 +184,16 @@ public final class GenerateCommand implements Callable<Integer> {
     PrintWriter stderr = spec.commandLine().getErr();
     for (SplitSummary summary : summaries) {
       if (!summary.unanalysable().isEmpty()) {
-        stderr.printf(Locale.ROOT, "%s: %d questions whose SQL text cannot be analysed (written, refused as UNRESOLVED):%n",
-            summary.split(), summary.unanalysable().size());
+        stderr.printf(Locale.ROOT, "%s: %s whose SQL text cannot be analysed (written, refused as UNRESOLVED):%n",
+            summary.split(), rolepolicy.Plural.of(summary.unanalysable().size(), "question"));
         summary.unanalysable().forEach(line -> stderr.println("  " + line));
       }
     }
-    String names = String.join(",", wanted.stream().map(Split::name).toList());
-    stdout.printf(Locale.ROOT, "wrote %s%n", out.resolve("{" + names + "}.json, policies/ and audit/"));
+    List<String> written = new ArrayList<>();
+    wanted.forEach(split -> written.add(out.resolve(split.name() + ".json").toString()));
+    written.add(out.resolve("policies") + "/");
+    written.add(out.resolve("audit") + "/");
+    stdout.printf(Locale.ROOT, "wrote %s%n", String.join(", ", written));
     if (compareWith != null) {
       DiffCommand.run(compareWith, out, wanted.stream().map(Split::name).toList(), out.resolve("diff"), false, stdout);
     }
@@ -307,7 +310,7 @@ public final class GenerateCommand implements Callable<Integer> {
     try {
       return Files.size(file);
     } catch (IOException e) {
-      throw new InputException(file + ": cannot read: " + e.getMessage(), e);
+      throw new InputException(file + ": cannot read (" + InputException.reason(file, e) + ")", e);
     }
   }
 }

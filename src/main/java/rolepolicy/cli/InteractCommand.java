@@ -49,6 +49,7 @@ import rolepolicy.interact.RoundsChart;
 import rolepolicy.interact.RoundFigures;
 import rolepolicy.interact.SqlSource;
 import rolepolicy.interact.UserStudy;
+import rolepolicy.Plural;
 import rolepolicy.bench.StandInModel;
 import rolepolicy.casebank.CaseBank;
 import rolepolicy.casebank.Embedder;
@@ -265,10 +266,16 @@ public final class InteractCommand implements Callable<Integer> {
       InteractRun run = new InteractRun(loop, replay, out, settings, workers.parallel);
       AtomicInteger finished = new AtomicInteger();
       int total = questions.size();
-      List<QuestionLog> logs = run.run(questions, i -> {
+      PrintWriter err = spec.commandLine().getErr();
+      List<QuestionLog> logs = run.run(questions, done -> {
+        finished.set(done);
+        if (done > 0) {
+          err.printf(Locale.ROOT, "resuming: %d of %s already done in %s%n", done, Plural.of(total, "question"), out);
+        }
+      }, i -> {
         int n = finished.incrementAndGet();
         if (n % 50 == 0 || n == total) {
-          spec.commandLine().getErr().printf(Locale.ROOT, "%d / %d questions%n", n, total);
+          err.printf(Locale.ROOT, "%d / %d questions%n", n, total);
         }
       });
       Function<List<String>, Metrics> policyMetrics = null;
@@ -343,7 +350,7 @@ public final class InteractCommand implements Callable<Integer> {
   }
 
   private void print(PrintWriter w, SummaryFile s, boolean policy) {
-    w.printf(Locale.ROOT, "%d questions played (%s), comparison %s%n", s.played(), s.source(), s.comparison());
+    w.printf(Locale.ROOT, "%s played (%s), comparison %s%n", Plural.of(s.played(), "question"), s.source(), s.comparison());
     s.skipped().forEach((why, n) -> w.printf(Locale.ROOT, "  %d skipped: %s%n", n, why));
     List<String> header = new ArrayList<>(List.of("round", "matched", "match", "asked"));
     if (s.recordedAgreement() != null) {

@@ -61,6 +61,8 @@ public final class Main {
     cli.getHelpSectionMap().put(UsageMessageSpec.SECTION_KEY_COMMAND_LIST, CommandList::render);
     cli.setOut(out);
     cli.setErr(err);
+    CommandLine.IParameterExceptionHandler usage = cli.getParameterExceptionHandler();
+    cli.setParameterExceptionHandler((e, arguments) -> usage.handleParseException(withoutRepeatedWord(e), arguments));
     cli.setExecutionExceptionHandler(
         (e, commandLine, parseResult) -> {
           if (e instanceof InputException || e instanceof RuleFileException || e instanceof EndpointException) {
@@ -101,5 +103,15 @@ public final class Main {
     } catch (ReflectiveOperationException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /** picocli says "Value for option option '--id-column' …" of a KEY=VALUE option: the word once. */
+  private static CommandLine.ParameterException withoutRepeatedWord(CommandLine.ParameterException e) {
+    String message = e.getMessage();
+    if (message == null || !message.contains("option option ")) {
+      return e;
+    }
+    return new CommandLine.ParameterException(e.getCommandLine(), message.replace("option option ", "option "), e.getCause(),
+        e.getArgSpec(), e.getValue());
   }
 }

@@ -10,6 +10,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import rolepolicy.Plural;
 import rolepolicy.report.QaFigures;
 import rolepolicy.report.QaFigures.SplitFigures;
 import rolepolicy.report.QaReport;
@@ -55,9 +56,9 @@ public final class ReportCommand implements Callable<Integer> {
       stdout.println(
           String.format(
               Locale.ROOT,
-              "%s: %d questions, Q1 %.1f %% (%s), Q2 %.1f %% (%s), Q3 sd %.1f %% over %d databases, Q4 %d/%d negatives one edit, Q5 %d violations",
+              "%s: %s, Q1 %.1f %% (%s), Q2 %.1f %% (%s), Q3 sd %.1f %% over %d databases, Q4 %d/%d negatives one edit, Q5 %d violations",
               s.split(),
-              s.questions(),
+              Plural.of(s.questions(), "question"),
               s.q1().value(),
               s.q1().inRange() ? "in 10–30 %" : "OUT of 10–30 %",
               s.q2().value(),

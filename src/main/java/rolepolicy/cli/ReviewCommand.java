@@ -104,8 +104,9 @@ public final class ReviewCommand implements Callable<Integer> {
     Path tablesFile = tables != null ? tables : spiderFolder.spider.resolve("tables.json");
     Map<String, Schema> schemas = SchemaReader.read(tablesFile);
     if (db != null && !schemas.containsKey(db)) {
-      throw new ParameterException(
-          spec.commandLine(), "unknown database '" + db + "': not in " + tablesFile);
+      List<String> close = closeIds(db, schemas.keySet());
+      throw new InputException("unknown database '" + db + "': not in " + tablesFile
+          + (close.isEmpty() ? "" : "; did you mean " + String.join(" or ", close) + "?"));
     }
     // data/overrides.json, the default, belongs to Spider: another benchmark's review applies
     // only the overrides it is given.
@@ -117,6 +118,11 @@ public final class ReviewCommand implements Callable<Integer> {
         new PolicyAssigner(RuleBase.load(policy.rules))
             .assign(schemas, overrideList, overridesSource);
 
+    for (Schema schema : schemas.values()) {
+      if (db == null || db.equals(schema.dbId())) {
+        new Samples(sqliteFile(schema.dbId())).close(); // a file that is no database stops the run before any output
+      }
+    }
     out.printf(
         Locale.ROOT,
         "review: %s; rules %s; overrides %s (%d entries)%n",
@@ -157,6 +163,37 @@ public final class ReviewCommand implements Callable<Integer> {
     if (databaseFolder.dir != null && !Files.isDirectory(databaseFolder.dir)) {
       throw new InputException(databaseFolder.dir + ": folder not found (--db)");
     }
+  }
+
+  /** The ids within two edits of {@code id}, closest first, at most three. */
+  static List<String> closeIds(String id, java.util.Collection<String> ids) {
+    record Candidate(String id, int distance) {}
+    return ids.stream()
+        .map(other -> new Candidate(other, editDistance(id.toLowerCase(Locale.ROOT), other.toLowerCase(Locale.ROOT))))
+        .filter(c -> c.distance() <= 2)
+        .sorted(java.util.Comparator.comparingInt(Candidate::distance).thenComparing(Candidate::id))
+        .limit(3)
+        .map(Candidate::id)
+        .toList();
+  }
+
+  private static int editDistance(String a, String b) {
+    int[] previous = new int[b.length() + 1];
+    int[] current = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) {
+      previous[j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      current[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+        current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
+      }
+      int[] swap = previous;
+      previous = current;
+      current = swap;
+    }
+    return previous[b.length()];
   }
 
   /** Where a database's SQLite file would be; null when no folder of databases is given. */
@@ -324,6 +361,14 @@ public final class ReviewCommand implements Callable<Integer> {
         } catch (SQLException e) {
           throw new InputException(file + ": cannot open read-only: " + e.getMessage(), e);
         }
+        try (PreparedStatement statement = opened.prepareStatement("SELECT count(*) FROM sqlite_master");
+            ResultSet result = statement.executeQuery()) {
+          result.next();
+        } catch (SQLException e) {
+          close(opened);
+          throw new InputException(file + ": not a readable SQLite database ("
+              + e.getMessage().replaceAll("\\s+", " ").strip() + ")", e);
+        }
       }
       this.connection = opened;
     }
@@ -362,6 +407,10 @@ public final class ReviewCommand implements Callable<Integer> {
 
     @Override
     public void close() {
+      close(connection);
+    }
+
+    private static void close(Connection connection) {
       if (connection != null) {
         try {
           connection.close();

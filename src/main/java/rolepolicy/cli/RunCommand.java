@@ -85,8 +85,8 @@ public final class RunCommand implements Callable<Integer> {
     }
     ModelRun.Summary s = run.run();
     MetricsTable.print(w, s.outcome().metrics());
-    w.printf(Locale.ROOT, "%d questions: %d requests sent, %d answers reused from %s; %d failed%s; %d answers without SQL%n",
-        s.questions(), s.sent(), s.reused(), folder.resolve(AnswerLog.FILE), s.failed(),
+    w.printf(Locale.ROOT, "%s: %d requests sent, %d answers reused from %s; %d failed%s; %d answers without SQL%n",
+        rolepolicy.Plural.of(s.questions(), "question"), s.sent(), s.reused(), folder.resolve(AnswerLog.FILE), s.failed(),
         s.failures().isEmpty() ? "" : " " + s.failures(), s.withoutSql());
     w.printf(Locale.ROOT, "tokens: %,d prompt, %,d completion; time: prompts %.1f s, requests %.1f s, evaluation %.1f s%n",
         s.promptTokens(), s.completionTokens(), s.timing().prompts(), s.timing().requests(), s.timing().evaluation());

@@ -1,6 +1,7 @@
 package rolepolicy.cli;
 
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -16,6 +17,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 import rolepolicy.llm.ChatEndpoint;
+import rolepolicy.spider.InputException;
 import rolepolicy.llm.PromptTemplate;
 import rolepolicy.tablescore.CellJudge;
 import rolepolicy.tablescore.KeyColumns;
@@ -107,6 +109,9 @@ public final class ScoreTablesCommand implements Callable<Integer> {
       case "authors" -> Readings.AUTHORS;
       default -> throw new ParameterException(spec.commandLine(), "--readings must be ours or authors, not '" + readings + "'");
     };
+    if (source.results != null && !Files.isDirectory(source.results)) {
+      throw new InputException(source.results + ": results folder not found (--results)");
+    }
     CellJudge deterministic = new NormalisingJudge(tolerance);
     String judgeName = String.format(Locale.ROOT, "normalising (relative tolerance %s)", tolerance);
     LlmJudge llmJudge = null;

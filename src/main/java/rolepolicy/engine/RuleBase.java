@@ -4,9 +4,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.WeakHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -27,6 +29,9 @@ public final class RuleBase {
   private static final String NO_PACKAGE = "Parser returned a null Package";
 
   private static final AtomicLong BUILDS = new AtomicLong();
+
+  /** The folder each loaded rule base was read from, to name a rule's file in messages. */
+  private static final Map<KieBase, Path> FOLDERS = Collections.synchronizedMap(new WeakHashMap<>());
 
   private RuleBase() {}
 
@@ -63,21 +68,17 @@ public final class RuleBase {
       try {
         texts.put(file.getFileName().toString(), Files.readString(file));
       } catch (IOException e) {
-        throw new InputException(file + ": cannot read rule file: " + e.getMessage(), e);
+        throw new InputException(file + ": cannot read rule file (" + InputException.reason(file, e) + ")", e);
       }
     }
     String key = cache == null ? null : RuleCache.key(texts);
-    if (key != null) {
-      KieBase cached = RuleCache.read(cache, key);
-      if (cached != null) {
-        return cached;
-      }
+    KieBase cached = key == null ? null : RuleCache.read(cache, key);
+    KieBase base = cached != null ? cached : build(rulesDir, texts);
+    if (key != null && cached == null) {
+      RuleCache.write(cache, key, base);
     }
-    KieBase built = build(rulesDir, texts);
-    if (key != null) {
-      RuleCache.write(cache, key, built);
-    }
-    return built;
+    FOLDERS.put(base, rulesDir);
+    return base;
   }
 
   private static KieBase build(Path rulesDir, Map<String, String> texts) {
@@ -112,15 +113,26 @@ public final class RuleBase {
     List<Loaded> loaded = new java.util.ArrayList<>();
     for (org.kie.api.definition.KiePackage pkg : base.getKiePackages()) {
       for (org.kie.api.definition.rule.Rule rule : pkg.getRules()) {
-        // the rule's resource and load order are on Drools' implementation class, not its API
-        String source = String.valueOf(call(call(rule, "getResource"), "getSourcePath"));
-        String file = source.substring(source.lastIndexOf('/') + 1);
-        loaded.add(new Loaded(new RuleName(file, rule.getName()), (Integer) call(rule, "getLoadOrder")));
+        // the load order is on Drools' implementation class, not its API
+        loaded.add(new Loaded(new RuleName(fileOf(rule), rule.getName()), (Integer) call(rule, "getLoadOrder")));
       }
     }
     loaded.sort(
         java.util.Comparator.comparing((Loaded l) -> l.name().file()).thenComparingInt(Loaded::order));
     return loaded.stream().map(Loaded::name).toList();
+  }
+
+  /** A rule of {@code base} for messages: its file (in the folder it was loaded from) and its name. */
+  static String describe(KieBase base, org.kie.api.definition.rule.Rule rule) {
+    String file = fileOf(rule);
+    Path folder = FOLDERS.get(base);
+    return (folder == null ? file : folder.resolve(file).toString()) + ": rule \"" + rule.getName() + "\"";
+  }
+
+  private static String fileOf(org.kie.api.definition.rule.Rule rule) {
+    // the rule's resource is on Drools' implementation class, not its API
+    String source = String.valueOf(call(call(rule, "getResource"), "getSourcePath"));
+    return source.substring(source.lastIndexOf('/') + 1);
   }
 
   private static Object call(Object target, String method) {

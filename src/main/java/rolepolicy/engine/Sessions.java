@@ -7,16 +7,20 @@ import org.kie.api.KieBase;
 import org.kie.api.event.rule.AgendaEventListener;
 import org.kie.api.runtime.KieSession;
 import org.kie.api.runtime.KieSessionsPool;
+import org.kie.api.runtime.rule.ConsequenceException;
 
 /**
- * Runs the rules once over a set of facts in a clean session and returns every fact after.
+ * Runs the rules once over a set of facts in a clean session and returns every fact after; a rule
+ * whose action throws is a {@link RuleFileException} naming the rule and its file.
  * Sessions come from a pool: disposing one resets it (no fact, no listener, nothing left from the
  * round before) and keeps the node memories it built, which a new session would build again.
  */
 final class Sessions {
+  private final KieBase base;
   private final KieSessionsPool pool;
 
   Sessions(KieBase base) {
+    this.base = base;
     this.pool = base.newKieSessionsPool(Runtime.getRuntime().availableProcessors());
   }
 
@@ -33,6 +37,9 @@ final class Sessions {
       }
       session.fireAllRules();
       return new ArrayList<>(session.getObjects());
+    } catch (ConsequenceException e) {
+      throw new RuleFileException(RuleBase.describe(base, e.getRule()) + ": its action (then) failed: "
+          + (e.getCause() == null ? e.getMessage() : e.getCause().toString()));
     } finally {
       if (listener != null) {
         session.removeEventListener(listener);

@@ -51,8 +51,14 @@ public final class Evaluator {
     } catch (IOException e) {
       throw new InputException(SchemaReader.describe(file, e), e);
     }
-    if (root == null || !root.isArray()) {
+    if (root == null || root.isMissingNode()) {
+      throw new InputException(file + ": the file is empty, not JSON; expected a JSON array of dataset records");
+    }
+    if (!root.isArray()) {
       throw new InputException(file + ": expected a JSON array of dataset records");
+    }
+    if (root.isEmpty()) {
+      throw new InputException(file + ": no records (an empty list); a generated split holds one record per question");
     }
     List<GoldRecord> records = new ArrayList<>();
     Map<String, Integer> seen = new HashMap<>();

@@ -29,7 +29,7 @@ public final class PredictionReader {
     try {
       lines = Files.readAllLines(file);
     } catch (IOException e) {
-      throw new InputException(file + ": cannot read predictions (" + InputException.reason(e) + ")", e);
+      throw new InputException(file + ": cannot read predictions (" + InputException.reason(file, e) + ")", e);
     }
     if (!lines.isEmpty() && lines.get(0).startsWith("\uFEFF")) { // a byte order mark, as some editors write
       lines = new ArrayList<>(lines);

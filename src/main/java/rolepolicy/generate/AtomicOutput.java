@@ -62,7 +62,14 @@ public final class AtomicOutput implements AutoCloseable {
       staged.put(absolute, temp);
       return temp;
     } catch (IOException e) {
-      throw new InputException(dir + ": cannot write output here (" + InputException.reason(e) + ")", e);
+      Path existing = dir;
+      while (existing.getParent() != null && !Files.exists(existing)) {
+        existing = existing.getParent();
+      }
+      if (Files.exists(existing) && !Files.isDirectory(existing)) {
+        throw new InputException(existing + ": a file stands where a folder of output goes", e);
+      }
+      throw new InputException(existing + ": cannot write output here (" + InputException.reason(e) + ")", e);
     }
   }
 

@@ -75,7 +75,7 @@ public final class AuditTrail {
         lines.put(line.id(), line);
       }
     } catch (IOException e) {
-      throw new InputException(file + ": cannot read (" + InputException.reason(e) + ")", e);
+      throw new InputException(file + ": cannot read (" + InputException.reason(file, e) + ")", e);
     }
     return lines;
   }

@@ -24,7 +24,8 @@ public record SplitSummary(
   public String line() {
     return String.format(
         Locale.ROOT,
-        "%s: %d questions, %d REFUSE, %d violations, %d with problems, %.2f s, %.0f questions/s",
-        split, questions, refused, violations, problems, seconds, questions / Math.max(seconds, 1e-9));
+        "%s: %s, %d REFUSE, %s, %d with problems, %.2f s, %.0f questions/s",
+        split, rolepolicy.Plural.of(questions, "question"), refused, rolepolicy.Plural.of(violations, "violation"),
+        problems, seconds, questions / Math.max(seconds, 1e-9));
   }
 }

@@ -19,6 +19,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.IntConsumer;
+import rolepolicy.engine.RuleFileException;
 import rolepolicy.generate.DatasetWriter;
 import rolepolicy.spider.InputException;
 
@@ -51,22 +52,26 @@ public final class InteractRun {
     this.parallel = parallel;
   }
 
-  /** Every question's log, in question order; {@code finished} hears of each finished question. */
-  public List<QuestionLog> run(List<InteractQuestion> questions, IntConsumer finished) {
-    boolean resumed = Files.isRegularFile(progress) && hasHeader();
-    Map<Integer, QuestionLog> done = resumed ? resume() : new TreeMap<>();
+  /**
+   * Every question's log, in question order. {@code resumed} hears once how many questions an
+   * earlier run of the same settings already finished; {@code finished} hears of each question
+   * finished in this run.
+   */
+  public List<QuestionLog> run(List<InteractQuestion> questions, IntConsumer resumed, IntConsumer finished) {
+    boolean resuming = Files.isRegularFile(progress) && hasHeader();
+    Map<Integer, QuestionLog> done = resuming ? resume() : new TreeMap<>();
     List<InteractQuestion> todo = questions.stream().filter(q -> !done.containsKey(q.index())).toList();
-    done.keySet().forEach(i -> finished.accept(i));
+    resumed.accept(done.size());
     try {
       Files.createDirectories(progress.getParent());
     } catch (IOException e) {
-      throw new InputException(progress.getParent() + ": cannot write output here (" + InputException.reason(e) + ")", e);
+      throw cannotWrite(e);
     }
     ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, parallel));
-    try (BufferedWriter writer = resumed
+    try (BufferedWriter writer = resuming
         ? Files.newBufferedWriter(progress, StandardCharsets.UTF_8, StandardOpenOption.APPEND)
         : Files.newBufferedWriter(progress, StandardCharsets.UTF_8)) {
-      if (!resumed) {
+      if (!resuming) {
         writer.write(JSON.writeValueAsString(Map.of("settings", settings)));
         writer.newLine();
         writer.flush();
@@ -92,21 +97,27 @@ public final class InteractRun {
       pool.shutdownNow();
       Throwable cause = e.getCause();
       String kept = " (finished questions are kept in " + progress + "; run the same command again to go on)";
-      if (cause instanceof RuntimeException r && r.getMessage() != null
-          && (r instanceof InputException || r instanceof rolepolicy.llm.EndpointException)) {
-        throw r instanceof InputException ? new InputException(r.getMessage() + kept, r)
-            : new rolepolicy.llm.EndpointException(r.getMessage() + kept, r);
+      if (cause instanceof InputException r) {
+        throw new InputException(r.getMessage() + kept, r);
+      } else if (cause instanceof rolepolicy.llm.EndpointException r) {
+        throw new rolepolicy.llm.EndpointException(r.getMessage() + kept, r);
+      } else if (cause instanceof RuleFileException r) {
+        throw new RuleFileException(r.getMessage() + kept);
       }
       throw new IllegalStateException("a question failed" + kept, cause);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted", e);
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw cannotWrite(e);
     } finally {
       pool.shutdownNow();
     }
     return done.values().stream().sorted(Comparator.comparingInt(QuestionLog::index)).toList();
+  }
+
+  private InputException cannotWrite(IOException e) {
+    return new InputException(progress.getParent() + ": cannot write output here (" + InputException.reason(e) + ")", e);
   }
 
   /** Deletes the progress file, once the run's outputs are written. */
@@ -151,7 +162,7 @@ public final class InteractRun {
     try {
       lines = Files.readAllLines(progress, StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new InputException(progress + ": cannot read (" + InputException.reason(e) + ")", e);
+      throw new InputException(progress + ": cannot read (" + InputException.reason(progress, e) + ")", e);
     }
     String header = readSettings(lines.get(0));
     if (!settings.equals(header)) {

@@ -35,7 +35,7 @@ public final class PromptTemplate {
     try {
       text = Files.readString(file, StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new InputException(file + ": cannot read the prompt template (" + InputException.reason(e) + ")", e);
+      throw new InputException(file + ": cannot read the prompt template (" + InputException.reason(file, e) + ")", e);
     }
     List<String> lines = text.lines().toList();
     for (int i = 0; i < lines.size(); i++) {

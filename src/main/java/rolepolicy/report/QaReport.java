@@ -12,8 +12,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import rolepolicy.Plural;
 import rolepolicy.engine.RuleBase.RuleName;
 import rolepolicy.generate.AtomicOutput;
 import rolepolicy.generate.AuditTrail;
@@ -55,15 +59,25 @@ public final class QaReport {
    * As {@link #compute(Path, Path)} for the named splits ({@code <split>.json} each, which must
    * exist); none named means every one of {@link #SPLITS} that exists.
    */
+  /** Fails when a record's database has no policy file: the figures would be computed without its policies. */
+  private static void checkPolicies(Path file, List<SplitRecord> records, Path policiesDir, Set<String> withPolicies) {
+    Map<String, Integer> missing = new TreeMap<>();
+    records.stream().filter(r -> !withPolicies.contains(r.dbId())).forEach(r -> missing.merge(r.dbId(), 1, Integer::sum));
+    if (!missing.isEmpty()) {
+      int count = missing.values().stream().mapToInt(Integer::intValue).sum();
+      throw new InputException(file + ": " + Plural.of(count, "record") + " ask of "
+          + Plural.of(missing.size(), "database") + " without a policy file in " + policiesDir + ": "
+          + String.join(", ", missing.entrySet().stream().map(e -> e.getKey() + " (" + e.getValue() + ")").toList())
+          + "; generate the folder again");
+    }
+  }
+
   public static QaFigures compute(Path dataDir, Path spiderDir, List<String> named) {
     if (!Files.isDirectory(dataDir)) {
       throw new InputException(dataDir + ": folder not found (the --out folder of generate)");
     }
-    PolicyQa policyQa = PolicyQa.read(dataDir.resolve("policies"));
-    PolicyFigures policies = policyQa.figures();
-    List<RuleName> rules = AuditTrail.readRules(dataDir);
-    Map<String, Map<String, String>> finalPolicies = policyQa.finalPolicies();
-    List<SplitFigures> splits = new ArrayList<>();
+    // the split files first: an empty or unreadable one is named before the policy files are looked for
+    Map<String, List<SplitRecord>> recordsBySplit = new LinkedHashMap<>();
     for (String split : named.isEmpty() ? SPLITS : named) {
       Path file = dataDir.resolve(split + ".json");
       if (!Files.isRegularFile(file)) {
@@ -72,7 +86,21 @@ public final class QaReport {
         }
         continue;
       }
-      List<SplitRecord> records = SplitRecord.read(file);
+      recordsBySplit.put(split, SplitRecord.read(file));
+    }
+    if (recordsBySplit.isEmpty()) {
+      throw new InputException(dataDir + ": no split file (train.json, dev.json or test.json); run generate first");
+    }
+    PolicyQa policyQa = PolicyQa.read(dataDir.resolve("policies"));
+    PolicyFigures policies = policyQa.figures();
+    List<RuleName> rules = AuditTrail.readRules(dataDir);
+    Map<String, Map<String, String>> finalPolicies = policyQa.finalPolicies();
+    List<SplitFigures> splits = new ArrayList<>();
+    for (Map.Entry<String, List<SplitRecord>> entry : recordsBySplit.entrySet()) {
+      String split = entry.getKey();
+      Path file = dataDir.resolve(split + ".json");
+      List<SplitRecord> records = entry.getValue();
+      checkPolicies(file, records, dataDir.resolve("policies"), finalPolicies.keySet());
       Path source = SpiderStructure.sourceOf(spiderDir, split);
       java.util.Set<String> databases = new java.util.TreeSet<>();
       records.forEach(r -> databases.add(r.dbId()));
@@ -83,9 +111,6 @@ public final class QaReport {
           new SplitQa(split, records, finalPolicies)
               .figures(file.toString(), SpiderStructure.of(split, source, records.size()))
               .withCoverage(coverage));
-    }
-    if (splits.isEmpty()) {
-      throw new InputException(dataDir + ": no split file (train.json, dev.json or test.json); run generate first");
     }
     List<Check> out = new ArrayList<>();
     policies.checks().stream().filter(c -> !c.inRange()).forEach(out::add);

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -94,9 +95,23 @@ public record SplitRecord(
       if (e instanceof InputException input) {
         throw input;
       }
-      throw new InputException(file + ": cannot read as a generated split (" + firstLine(e.getMessage()) + ")", e);
+      String notUtf8 = e instanceof IOException ? InputException.notUtf8(file) : null;
+      throw new InputException(notUtf8 != null ? file + ": not UTF-8 text: " + notUtf8
+          : file + ": cannot read as a generated split (" + firstLine(e.getMessage()) + ")", e);
+    }
+    if (records.isEmpty()) {
+      throw new InputException(file + (isBlank(file) ? ": the file is empty, not JSON" : ": no records (an empty list)")
+          + "; a generated split holds one record per question");
     }
     return records;
+  }
+
+  private static boolean isBlank(Path file) {
+    try {
+      return Files.readString(file).isBlank();
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   private static String firstLine(String message) {

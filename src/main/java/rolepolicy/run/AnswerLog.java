@@ -84,7 +84,7 @@ public final class AnswerLog implements AutoCloseable {
       try {
         lines = Files.readAllLines(file, StandardCharsets.UTF_8);
       } catch (IOException e) {
-        throw new InputException(file + ": cannot read the answers (" + InputException.reason(e) + ")", e);
+        throw new InputException(file + ": cannot read the answers (" + InputException.reason(file, e) + ")", e);
       }
       List<Entry> entries = new java.util.ArrayList<>();
       for (String line : lines) {

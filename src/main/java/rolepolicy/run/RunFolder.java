@@ -38,7 +38,7 @@ public final class RunFolder {
         finals.put(p.path("id").asText(), new Final(p.path("prompt").asText(), answer == null ? null : answer.answer()));
       }
     } catch (IOException e) {
-      throw new InputException(promptsFile + ": cannot read the run's prompts (" + InputException.reason(e) + ")", e);
+      throw new InputException(promptsFile + ": cannot read the run's prompts (" + InputException.reason(promptsFile, e) + ")", e);
     }
     return finals;
   }

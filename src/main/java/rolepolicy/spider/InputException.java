@@ -1,11 +1,21 @@
 package rolepolicy.spider;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.util.Locale;
 
 /** Bad input: the message says what is wrong and where (file, record, field). */
 public final class InputException extends RuntimeException {
@@ -17,9 +27,50 @@ public final class InputException extends RuntimeException {
     super(message, cause);
   }
 
+  /** Why reading or writing {@code file} failed; text that is not UTF-8 is located (line, byte offset). */
+  public static String reason(Path file, IOException e) {
+    String place = e instanceof CharacterCodingException ? notUtf8(file) : null;
+    return place != null ? "not UTF-8 text: " + place : reason(e);
+  }
+
+  /**
+   * Where a file stops being UTF-8, e.g. "byte 0xE9 at line 2, byte offset 57"; null when it is
+   * UTF-8 or cannot be read.
+   */
+  public static String notUtf8(Path file) {
+    byte[] bytes;
+    try {
+      bytes = Files.readAllBytes(file);
+    } catch (IOException | OutOfMemoryError e) {
+      return null;
+    }
+    ByteBuffer in = ByteBuffer.wrap(bytes);
+    CoderResult result = StandardCharsets.UTF_8.newDecoder()
+        .onMalformedInput(CodingErrorAction.REPORT)
+        .onUnmappableCharacter(CodingErrorAction.REPORT)
+        .decode(in, CharBuffer.allocate(bytes.length + 1), true);
+    if (!result.isError()) {
+      return null;
+    }
+    int offset = in.position();
+    int line = 1;
+    for (int i = 0; i < offset; i++) {
+      if (bytes[i] == '\n') {
+        line++;
+      }
+    }
+    return String.format(Locale.ROOT, "byte 0x%02X at line %d, byte offset %d", bytes[offset] & 0xff, line, offset);
+  }
+
   /** Why a file operation failed, in words rather than exception class names. */
   public static String reason(IOException e) {
-    if (e instanceof NoSuchFileException) {
+    if (e instanceof CharacterCodingException) {
+      return "not UTF-8 text";
+    } else if (e instanceof FileNotFoundException && e.getMessage() != null && e.getMessage().endsWith(")")) {
+      // java.io names the path, then the reason in brackets: "/data/x.json (Permission denied)"
+      String message = e.getMessage();
+      return message.substring(message.lastIndexOf(" (") + 2, message.length() - 1).toLowerCase(Locale.ROOT);
+    } else if (e instanceof NoSuchFileException) {
       return "no such file or folder";
     } else if (e instanceof AccessDeniedException) {
       return "permission denied";

@@ -149,12 +149,17 @@ public final class SchemaReader {
     if (e instanceof NoSuchFileException || !Files.exists(file)) {
       return file + ": file not found";
     }
+    String notUtf8 = e instanceof JsonProcessingException || e instanceof java.nio.charset.CharacterCodingException
+        ? InputException.notUtf8(file) : null;
+    if (notUtf8 != null) {
+      return file + ": not UTF-8 text: " + notUtf8 + "; save it as UTF-8";
+    }
     if (e instanceof JsonProcessingException json && json.getLocation() != null) {
       return String.format(
           Locale.ROOT,
           "%s: malformed JSON at line %d, column %d: %s",
           file, json.getLocation().getLineNr(), json.getLocation().getColumnNr(), json.getOriginalMessage());
     }
-    return file + ": cannot read (" + InputException.reason(e) + ")";
+    return file + ": cannot read (" + InputException.reason(file, e) + ")";
   }
 }

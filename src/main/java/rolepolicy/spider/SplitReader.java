@@ -60,7 +60,7 @@ public final class SplitReader implements Closeable {
     } catch (JsonProcessingException e) {
       throw new InputException(SchemaReader.describe(file, e) + " (in record #" + index + ")", e);
     } catch (IOException e) {
-      throw new InputException(file + ": cannot read (" + InputException.reason(e) + ")", e);
+      throw new InputException(file + ": cannot read (" + InputException.reason(file, e) + ")", e);
     }
   }
 

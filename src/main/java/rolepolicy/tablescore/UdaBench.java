@@ -198,6 +198,9 @@ public final class UdaBench {
         for (List<QueryFile.Query> queries : dataset.files().values()) {
           for (QueryFile.Query query : queries) {
             try {
+              if (query.extra() != null) {
+                continue;
+              }
               ran += truth.query(UdaQuery.analyse(query.sql(), options.keys(), dataset.attributes(), truth).goldSql())
                   .status() == Execution.Status.OK ? 1 : 0;
             } catch (UdaQuery.Unscorable e) {
@@ -208,6 +211,14 @@ public final class UdaBench {
       }
     }
     return ran;
+  }
+
+  private static String raggedRow(Path file) {
+    try {
+      return Csv.raggedRow(file);
+    } catch (IOException e) {
+      throw new InputException(file + ": cannot read (" + InputException.reason(file, e) + ")", e);
+    }
   }
 
   private static List<Path> sqlFiles(Path dataset) {
@@ -224,6 +235,9 @@ public final class UdaBench {
     Path acc = folder.resolve("acc_result");
     UdaQuery analysed;
     try {
+      if (query.extra() != null) {
+        throw new UdaQuery.Unscorable(query.extra());
+      }
       analysed = UdaQuery.analyse(query.sql(), options.keys(), attributes, truth);
     } catch (UdaQuery.Unscorable e) {
       return notScored(where, Status.NOT_RUN, query.where() + ": " + e.getMessage(), acc, output);
@@ -244,6 +258,10 @@ public final class UdaBench {
           .resolve(String.valueOf(where.query())).resolve("result.csv");
       if (!Files.isRegularFile(file)) {
         return notScored(where, Status.NOT_SCORED, query.where() + ": no result.csv at " + file, acc, output);
+      }
+      String ragged = raggedRow(file);
+      if (ragged != null) {
+        return notScored(where, Status.NOT_SCORED, file + ": not a whole table: " + ragged, acc, output);
       }
       Execution read = truth.query("SELECT * FROM " + DuckDb.readCsv(file));
       if (read.status() != Execution.Status.OK) {

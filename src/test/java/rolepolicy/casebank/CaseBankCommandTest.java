@@ -190,4 +190,37 @@ class CaseBankCommandTest {
         Files.readString(dir.resolve("bank-b/bank.json")).replace("bank-b", ""));
     assertEquals(Files.readString(dir.resolve("prompts-a/prompts.jsonl")), Files.readString(dir.resolve("prompts-b/prompts.jsonl")));
   }
+  @Test
+  void aBankUnderAFolderThatCannotBeWrittenIsExitOneNamingIt() throws Exception {
+    Path train = firstRecords("train", "train_spider.json", 5);
+    Path readOnly = TestData.unwritableFolder(dir);
+    StringWriter err = new StringWriter();
+    assertEquals(1, run(new StringWriter(), err, "casebank", "--dataset", train.toString(), "--tables",
+        TestData.spiderDir().resolve("tables.json").toString(), "--bank", readOnly.resolve("bank").toString()));
+    assertTrue(err.toString().startsWith("error: --bank " + readOnly.resolve(".bank.building") + ": cannot write the folder ("),
+        err.toString());
+    assertEquals(1, err.toString().strip().lines().count(), err.toString());
+  }
+
+  @Test
+  void promptsWithoutABankGiveTheCommandThatBuildsOne() throws Exception {
+    Path dev = firstRecords("dev", "dev.json", 3);
+    Path none = dir.resolve("no-bank");
+    StringWriter err = new StringWriter();
+    assertEquals(1, run(new StringWriter(), err, "prompts", "--dataset", dev.toString(), "--bank", none.toString(),
+        "--out", dir.resolve("prompts").toString()));
+    assertEquals("error: " + none + ": no case bank here (bank.json not found); build one with: casebank --dataset"
+        + " data/train.json --bank " + none + " (a generated train split: generate --spider ../shared/spider --splits train)",
+        err.toString().strip());
+  }
+
+  @Test
+  void theSchemaFileDefaultsToTheBundledOneWhereverItServes() {
+    for (Object command : List.of(new rolepolicy.cli.CaseBankCommand(), new rolepolicy.cli.PromptsCommand(),
+        new rolepolicy.cli.BenchRetrievalCommand())) {
+      String tables = new picocli.CommandLine(command).getCommandSpec().findOption("--tables").defaultValue();
+      assertEquals("data/spider/tables.json", tables, command.getClass().getSimpleName());
+      assertTrue(Files.isRegularFile(Path.of(tables)), tables);
+    }
+  }
 }

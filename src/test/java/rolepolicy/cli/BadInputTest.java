@@ -331,6 +331,22 @@ class BadInputTest {
     assertUnchanged(Map.of());
   }
 
+  @ParameterizedTest(name = "action: {0}")
+  @ValueSource(strings = {"throw new IllegalStateException(\"x\");", "String none = null; none.length();"})
+  void ruleWhoseActionFailsNamesTheRuleAndItsFile(String action) throws IOException {
+    rules = copyRules(tmp.resolve("rules"));
+    Path drl = rules.resolve("permissions.drl");
+    String text = Files.readString(drl);
+    int then = text.indexOf("then", text.indexOf("rule \"Hidden columns may not be used\"")) + "then".length();
+    Files.writeString(drl, text.substring(0, then) + "\n    if (true) { " + action + " }" + text.substring(then));
+    Map<String, byte[]> before = previousOutput(true);
+
+    Result r = run();
+
+    assertError(r, 1, drl + ": rule \"Hidden columns may not be used\": its action (then) failed: java.lang.");
+    assertUnchanged(before);
+  }
+
   @Test
   void rulesFolderWithoutDrlFilesIsAnError() throws IOException {
     rules = Files.createDirectories(tmp.resolve("empty-rules"));
@@ -385,6 +401,42 @@ class BadInputTest {
     assertError(r, 1, out.toString());
     assertEquals("not a folder\n", Files.readString(out));
     assertEquals(Set.of("out.txt", "overrides.json", "spider"), namesIn(tmp));
+  }
+
+  @Test
+  void outDeepInsideARegularFileNamesThatFile() throws IOException {
+    Path file = Files.writeString(tmp.resolve("plain"), "plain\n");
+    out = file.resolve("a/b");
+
+    Result r = run();
+
+    assertError(r, 1);
+    assertEquals("error: " + file + ": a file stands where a folder of output goes\n", r.err());
+    assertEquals("plain\n", Files.readString(file));
+  }
+
+  @Test
+  void outDeepInsideAFolderThatCannotBeWrittenNamesThatFolder() throws IOException {
+    Path readOnly = rolepolicy.TestData.unwritableFolder(tmp);
+    out = readOnly.resolve("rolepolicy-test/out");
+
+    Result r = run();
+
+    assertError(r, 1);
+    assertTrue(r.err().startsWith("error: " + readOnly + ": cannot write output here ("), r.err());
+  }
+
+  @Test
+  void oneQuestionIsSingularAndTheWrittenFilesAreListedByName() throws IOException {
+    ArrayNode one = JSON.createArrayNode().add(realDev.get(0).deepCopy()); // count(*): no violation
+
+    write(spider.resolve("dev.json"), one);
+    Result r = run();
+
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().contains("dev: 1 question, 0 REFUSE, 0 violations, 0 with problems, "), r.out());
+    assertTrue(r.out().contains("wrote " + out.resolve("dev.json") + ", " + out.resolve("policies") + "/, "
+        + out.resolve("audit") + "/\n"), r.out());
   }
 
   @Test

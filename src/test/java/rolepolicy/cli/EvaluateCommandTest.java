@@ -15,6 +15,8 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import rolepolicy.TestData;
 import rolepolicy.generate.SpiderRun;
 
@@ -163,6 +165,30 @@ class EvaluateCommandTest {
     Result r = evaluate("REFUSE\nREFUSE\nREFUSE\n");
     assertEquals(Main.BAD_INPUT, r.code(), r.out());
     assertTrue(r.err().contains("record #3 repeats the id 'dev_0001' of record #1"), r.err());
+  }
+
+  @Test
+  void predictionsThatAreNotUtf8AreNamedWithTheLineAndByte() throws IOException {
+    Path pred = dir.resolve("latin1.txt");
+    Files.write(pred, "REFUSE\nSELECT name FROM singer WHERE name = 'Jos\u00e9'\nREFUSE\n"
+        .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+    StringWriter err = new StringWriter();
+    int code = Main.run(new String[] {"evaluate", "--dataset", dataset.toString(), "--pred", pred.toString(),
+        "--tables", TestData.spiderDir().resolve("tables.json").toString(), "--out", dir.resolve("out").toString()},
+        new PrintWriter(new StringWriter(), true), new PrintWriter(err, true));
+    assertEquals(Main.BAD_INPUT, code, err.toString());
+    assertEquals("error: " + pred + ": cannot read predictions (not UTF-8 text: byte 0xE9 at line 2, byte offset 48)",
+        err.toString().strip());
+  }
+
+  @ParameterizedTest(name = "dataset file: \"{0}\"")
+  @ValueSource(strings = {"", "[]"})
+  void anEmptyDatasetIsBadInputNotZeroQuestions(String text) throws IOException {
+    Files.writeString(dataset, text);
+    Result r = evaluate("");
+    assertEquals(Main.BAD_INPUT, r.code(), r.out());
+    assertEquals("error: " + dataset + (text.isEmpty() ? ": the file is empty, not JSON; expected a JSON array of dataset records"
+        : ": no records (an empty list); a generated split holds one record per question"), r.err().strip());
   }
 
   @Test

@@ -197,9 +197,10 @@ class ReviewCommandTest {
   }
 
   @Test
-  void anUnknownDatabaseOfATablesFileIsAUsageErrorThatNamesTheFile() {
+  void anUnknownDatabaseOfATablesFileIsAnErrorThatNamesTheFile() {
     Run run = main("review", "--tables", kaggleTables(), "--database", "concert_singer");
-    assertEquals(2, run.code());
+    assertEquals(Main.BAD_INPUT, run.code());
+    assertFalse(run.err().contains("Usage:"), run.err());
     assertTrue(run.err().contains("unknown database 'concert_singer': not in " + kaggleTables()), run.err());
   }
 
@@ -214,12 +215,36 @@ class ReviewCommandTest {
   }
 
   @Test
-  void anUnknownDatabaseIsAUsageError() throws IOException {
+  void anUnknownDatabaseIsOneLineWithoutTheUsage() throws IOException {
     Run run =
-        review("--database", "no_such_db", "--spider", TestData.spiderDir().toString(),
+        main("review", "--database", "no_such_db", "--spider", TestData.spiderDir().toString(),
             "--overrides", Files.writeString(dir.resolve("none.json"), "[]\n").toString());
-    assertEquals(2, run.code());
-    assertTrue(run.err().contains("unknown database 'no_such_db'"), run.err());
+    assertEquals(Main.BAD_INPUT, run.code());
+    assertEquals("error: unknown database 'no_such_db': not in " + TestData.spiderDir().resolve("tables.json"),
+        run.err().strip());
+  }
+
+  @Test
+  void aMistypedDatabaseIsGivenTheCloseIds() {
+    Run run = main("review", "--database", "concert_singr", "--spider", TestData.spiderDir().toString());
+    assertEquals(Main.BAD_INPUT, run.code());
+    assertEquals("error: unknown database 'concert_singr': not in " + TestData.spiderDir().resolve("tables.json")
+        + "; did you mean concert_singer?", run.err().strip());
+  }
+
+  @Test
+  void aSqliteFileThatIsNoDatabaseStopsTheReviewWithOneMessage() throws IOException {
+    Path spider = Files.createDirectories(dir.resolve("spider"));
+    Files.copy(TestData.spiderDir().resolve("tables.json"), spider.resolve("tables.json"));
+    Path sqlite = Files.createDirectories(spider.resolve("database/concert_singer")).resolve("concert_singer.sqlite");
+    byte[] noise = new byte[4096];
+    new java.util.Random(7).nextBytes(noise);
+    Files.write(sqlite, noise);
+    Run run = main("review", "--database", "concert_singer", "--spider", spider.toString());
+    assertEquals(Main.BAD_INPUT, run.code(), run.err());
+    assertEquals("", run.out());
+    assertEquals(1, run.err().strip().lines().count(), run.err());
+    assertTrue(run.err().startsWith("error: " + sqlite + ": not a readable SQLite database"), run.err());
   }
 
   @Test

@@ -116,6 +116,6 @@ class RunCommandTest {
   void theSummaryGivesQuestionsRefusalsViolationsAndSpeed() throws IOException {
     String out = run("generate", "--spider", spiderWithDevRecords(3).toString(), "--out", dir.resolve("out").toString());
     int files = rolepolicy.engine.RuleBase.ruleFiles(TestData.rulesDir()).size();
-    assertTrue(out.matches("(?s)rules: " + files + " files compiled in [0-9.]+ s\ndev: 3 questions, 1 REFUSE, 1 violations, 0 with problems, [0-9.]+ s, [0-9]+ questions/s\n.*"), out);
+    assertTrue(out.matches("(?s)rules: " + files + " files compiled in [0-9.]+ s\ndev: 3 questions, 1 REFUSE, 1 violation, 0 with problems, [0-9.]+ s, [0-9]+ questions/s\n.*"), out);
   }
 }

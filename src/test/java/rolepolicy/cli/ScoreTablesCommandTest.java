@@ -118,6 +118,64 @@ class ScoreTablesCommandTest {
   }
 
   @Test
+  void aResultsFolderThatIsNotThereIsAnErrorNotZeroScored() throws IOException {
+    Path root = uda();
+    Path out = dir.resolve("out");
+    Result r = run("score-tables", "--uda", root.toString(), "--results", dir.resolve("no-results").toString(),
+        "--out", out.toString());
+    assertEquals(Main.BAD_INPUT, r.code(), r.out());
+    assertEquals("error: " + dir.resolve("no-results") + ": results folder not found (--results)", r.err().strip());
+    assertFalse(Files.exists(out));
+  }
+
+  @Test
+  void textAfterAQuerysStatementIsListedWithItsLineAndTheQueryIsNotRun() throws IOException {
+    Path root = uda();
+    Path sql = root.resolve("People/Agg/agg_queries.sql");
+    Files.writeString(sql, Files.readString(sql) + "this is no SQL at all;\n");
+    Path out = dir.resolve("out");
+    Result r = run("score-tables", "--uda", root.toString(), "--gold-as-result", "--out", out.toString());
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().contains("not scored: " + sql + ": query 1 (line 1): line 3: text after the statement's ';'"
+        + " ('this is no SQL at all;'): one statement per '-- Query N:' line"), r.out());
+    assertTrue(r.out().contains("People   Agg             1    0       0"), r.out());
+    assertTrue(Files.readString(out.resolve("People/Agg/agg_queries/1/acc_result/acc.json")).contains("\"NOT_RUN\""));
+  }
+
+  @Test
+  void aSemicolonInQuotesOrACommentAfterTheStatementIsNoSecondStatement() throws IOException {
+    Path root = uda();
+    Files.writeString(root.resolve("People/Select/select_queries.sql"),
+        "-- Query 1: select (people)\nSELECT name FROM people WHERE name <> 'a;b'; -- names\n;\n");
+    Result r = run("score-tables", "--uda", root.toString(), "--gold-as-result", "--out", dir.resolve("out").toString());
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().contains("People   Select          1    1       1      1.000   1.000  1.000"), r.out());
+  }
+
+  @Test
+  void aResultCutShortIsNotScoredAndItsLineIsNamed() throws IOException {
+    Path root = uda();
+    Path result = dir.resolve("results/People/Select/select_queries/1/result.csv");
+    Files.createDirectories(result.getParent());
+    Files.writeString(result, "id,name,hobbies\n1,Ann,chess||golf\n2,Bob,\n3,Ci");
+    Path out = dir.resolve("out");
+    Result r = run("score-tables", "--uda", root.toString(), "--results", dir.resolve("results").toString(),
+        "--out", out.toString());
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().contains("not scored: " + result + ": not a whole table: line 4 has 2 fields, the header 3"
+        + " (is the file cut short?)"), r.out());
+    assertTrue(r.out().contains("People   Select          2    1       0"), r.out());
+  }
+
+  @Test
+  void aKeyValueOptionWithoutEqualsSaysOptionOnce() throws IOException {
+    Result r = run("score-tables", "--uda", uda().toString(), "--gold-as-result", "--id-column", "people");
+    assertEquals(2, r.code());
+    assertTrue(r.err().startsWith("Value for option '--id-column' (TABLE=COLUMN) should be in KEY=VALUE format"), r.err());
+    assertFalse(r.err().contains("option option"), r.err());
+  }
+
+  @Test
   void benchTablesPrintsItsFigures() throws IOException {
     Result r = run("bench-tables", "--uda", uda().toString(), "--runs", "1");
     assertEquals(0, r.code(), r.err());

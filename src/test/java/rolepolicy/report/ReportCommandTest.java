@@ -258,4 +258,55 @@ class ReportCommandTest {
     assertEquals("error: " + data + ": no split file (train.json, dev.json or test.json); run generate first\n", r.err());
     assertFalse(Files.exists(data.resolve("qa")));
   }
+  @Test
+  void recordsOfADatabaseWithoutAPolicyFileAreBadInputNamingTheDatabaseAndTheCount() throws IOException {
+    Files.delete(data.resolve("policies/zoo.json"));
+    Result r = run("--data", data.toString(), "--spider", spider.toString());
+    assertEquals(Main.BAD_INPUT, r.code(), r.err());
+    assertEquals("error: " + data.resolve("dev.json") + ": 5 records ask of 1 database without a policy file in "
+        + data.resolve("policies") + ": zoo (5); generate the folder again\n", r.err());
+    assertFalse(Files.exists(data.resolve("qa")));
+  }
+
+  @Test
+  void anEmptyListOfRecordsIsNamedAsSuchNotAsMissingPolicies() throws IOException {
+    Files.writeString(data.resolve("dev.json"), "[]\n");
+    deleteTree(data.resolve("policies"));
+    Result r = run("--data", data.toString(), "--spider", spider.toString());
+    assertEquals(Main.BAD_INPUT, r.code(), r.err());
+    assertEquals("error: " + data.resolve("dev.json")
+        + ": no records (an empty list); a generated split holds one record per question\n", r.err());
+  }
+
+  @Test
+  void anEmptyFileIsNamedAsNotJsonNotAsMissingPolicies() throws IOException {
+    Files.writeString(data.resolve("dev.json"), "");
+    deleteTree(data.resolve("policies"));
+    Result r = run("--data", data.toString(), "--spider", spider.toString());
+    assertEquals(Main.BAD_INPUT, r.code(), r.err());
+    assertEquals("error: " + data.resolve("dev.json")
+        + ": the file is empty, not JSON; a generated split holds one record per question\n", r.err());
+  }
+
+  @Test
+  void aSplitThatIsNotUtf8IsNamedWithTheLineOfItsFirstBadByte() throws IOException {
+    String text = Files.readString(data.resolve("dev.json"));
+    int at = text.indexOf("dev_0002");
+    byte[] bytes = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    bytes[at] = (byte) 0xE9; // 'é' in Latin-1
+    Files.write(data.resolve("dev.json"), bytes);
+    long line = text.substring(0, at).chars().filter(c -> c == '\n').count() + 1;
+    Result r = run("--data", data.toString(), "--spider", spider.toString());
+    assertEquals(Main.BAD_INPUT, r.code(), r.err());
+    assertEquals("error: " + data.resolve("dev.json") + ": not UTF-8 text: byte 0xE9 at line " + line
+        + ", byte offset " + at + "\n", r.err());
+  }
+
+  private static void deleteTree(Path dir) throws IOException {
+    try (Stream<Path> paths = Files.walk(dir)) {
+      for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
+  }
 }
