@@ -113,6 +113,9 @@ public final class CaseBank implements AutoCloseable {
           Directory skeletonDir = FSDirectory.open(index.resolve(SKELETON));
           IndexWriter specificWriter = new IndexWriter(specificDir, config());
           IndexWriter skeletonWriter = new IndexWriter(skeletonDir, config())) {
+        List<String> texts = new ArrayList<>(2 * cases.size());
+        cases.forEach(c -> texts.addAll(List.of(c.question(), c.maskedQuestion())));
+        embedder.embedAll(texts);
         for (Case c : cases) {
           specificWriter.addDocument(specific(c, embedder.embed(c.question())));
           skeletonWriter.addDocument(skeleton(c, embedder.embed(c.maskedQuestion())));
