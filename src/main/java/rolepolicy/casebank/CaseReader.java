@@ -55,7 +55,7 @@ public final class CaseReader {
           type.equals("SQL") ? gold.path("sql").asText() : null,
           type.equals("REFUSE") ? gold.path("reason").asText() : null,
           touchedPolicies(analyzers.computeIfAbsent(dbId, d -> new SqlAnalyzer(schema)), sql, r.get("column_policies")),
-          QuestionMasker.mask(text(r, "question", where), schema),
+          QuestionMasker.mask(text(r, "question", where), schema, sql),
           skeleton.sql(), skeleton.opSignature(), sql));
     }
     return cases;
