@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import rolepolicy.model.ColumnRef;
 import rolepolicy.skeleton.Skeletonizer;
@@ -49,14 +50,30 @@ public final class CaseReader {
       if (!type.equals("SQL") && !type.equals("REFUSE")) {
         throw new InputException(where + " (" + id + "): gold_label.type must be SQL or REFUSE");
       }
-      // the shape a prompt shows is the compliant gold SQL's; a REFUSE case shows no SQL
-      var skeleton = skeletonizer.skeletonize(type.equals("SQL") ? gold.path("sql").asText() : sql);
+      // the shape a prompt shows is the compliant gold SQL's; a REFUSE case shows the original's
+      String shown = type.equals("SQL") ? gold.path("sql").asText() : sql;
+      var skeleton = skeletonizer.skeletonize(shown);
+      JsonNode policies = r.get("column_policies");
+      Map<String, String> shapePolicies = new LinkedHashMap<>();
+      skeleton.columns().forEach((column, placeholder) -> {
+        JsonNode policy = policies == null ? null : policies.get(column.toLowerCase(Locale.ROOT));
+        if (policy != null) {
+          shapePolicies.put(placeholder, policy.asText());
+        }
+      });
+      boolean refuse = type.equals("REFUSE");
+      String reason = refuse ? gold.path("reason").asText() : null;
+      JsonNode violations = r.get("violations_original");
       cases.add(new Case(id, dbId, text(r, "question", where), type,
-          type.equals("SQL") ? gold.path("sql").asText() : null,
-          type.equals("REFUSE") ? gold.path("reason").asText() : null,
-          touchedPolicies(analyzers.computeIfAbsent(dbId, d -> new SqlAnalyzer(schema)), sql, r.get("column_policies")),
+          refuse ? null : shown,
+          reason,
+          refuse ? Refusal.explain(reason, violations, column -> column) : null,
+          touchedPolicies(analyzers.computeIfAbsent(dbId, d -> new SqlAnalyzer(schema)), shown, policies),
           QuestionMasker.mask(text(r, "question", where), schema, sql),
-          skeleton.sql(), skeleton.opSignature(), sql));
+          skeleton.sql(), skeleton.opSignature(),
+          refuse ? Refusal.explain(reason, violations,
+              column -> skeleton.columns().getOrDefault(column, "a column")) : null,
+          shapePolicies, sql));
     }
     return cases;
   }
