@@ -134,9 +134,23 @@ public final class CaseBank implements AutoCloseable {
         List<String> texts = new ArrayList<>(2 * cases.size());
         cases.forEach(c -> texts.addAll(List.of(c.question(), c.maskedQuestion())));
         embedder.embedAll(texts);
+        // each index is written by one thread in case order (its HNSW graph the same on every build), the two at once
+        var skeletons = java.util.concurrent.CompletableFuture.runAsync(() -> {
+          try {
+            for (Case c : cases) {
+              skeletonWriter.addDocument(skeleton(c, embedder.embed(c.maskedQuestion())));
+            }
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        });
         for (Case c : cases) {
           specificWriter.addDocument(specific(c, embedder.embed(c.question())));
-          skeletonWriter.addDocument(skeleton(c, embedder.embed(c.maskedQuestion())));
+        }
+        try {
+          skeletons.join();
+        } catch (java.util.concurrent.CompletionException e) {
+          throw e.getCause() instanceof UncheckedIOException u ? u.getCause() : new IOException(e.getCause());
         }
       }
       Meta meta = new Meta(source, cases.size(), Embedder.MODEL, thresholds, FORMAT);

@@ -5,6 +5,8 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.WeakHashMap;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -36,6 +38,15 @@ public final class QuestionMasker {
    * without stop words.
    */
   static Set<String> schemaWords(Schema schema) {
+    synchronized (SCHEMA_WORDS) {
+      return SCHEMA_WORDS.computeIfAbsent(schema, QuestionMasker::wordsOf);
+    }
+  }
+
+  /** The words of each schema met, computed once per schema (7,000 cases have 140 databases). */
+  private static final Map<Schema, Set<String>> SCHEMA_WORDS = new WeakHashMap<>();
+
+  private static Set<String> wordsOf(Schema schema) {
     Set<String> words = new HashSet<>();
     for (String table : schema.tables()) {
       addWords(table, words);
@@ -43,7 +54,7 @@ public final class QuestionMasker {
     for (SchemaColumn column : schema.realColumns()) {
       addWords(column.name(), words);
     }
-    return words;
+    return Set.copyOf(words);
   }
 
   private static void addWords(String name, Set<String> into) {
