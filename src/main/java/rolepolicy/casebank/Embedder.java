@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -22,6 +23,8 @@ public final class Embedder {
 
   private final EmbeddingModel model = new AllMiniLmL6V2QuantizedEmbeddingModel();
   private final Map<String, float[]> known = new ConcurrentHashMap<>();
+  /** The texts asked for in this process: what a full cache keeps. */
+  private final Set<String> used = ConcurrentHashMap.newKeySet();
   private final EmbeddingCache cache;
   private final AtomicInteger computed = new AtomicInteger();
   private final int cachedAtStart;
@@ -41,6 +44,7 @@ public final class Embedder {
   }
 
   public float[] embed(String text) {
+    used.add(text);
     float[] vector = known.get(text);
     if (vector == null) {
       vector = model.embed(text).content().vector(); // outside the map: other threads embed meanwhile
@@ -53,6 +57,7 @@ public final class Embedder {
 
   /** Embeds, in one batch on the model's threads, those of the texts not embedded yet. */
   public void embedAll(List<String> texts) {
+    used.addAll(texts);
     List<String> missing = new ArrayList<>(new LinkedHashSet<>(texts));
     missing.removeIf(known::containsKey);
     if (missing.isEmpty()) {
@@ -78,6 +83,6 @@ public final class Embedder {
 
   /** Writes the vectors computed in this process to the cache folder, if any; how many were new. */
   public int save() {
-    return cache == null ? 0 : cache.write(known);
+    return cache == null ? 0 : cache.write(known, used);
   }
 }

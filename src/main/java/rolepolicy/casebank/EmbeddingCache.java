@@ -12,6 +12,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import rolepolicy.cache.CacheFolder;
 
@@ -22,15 +23,22 @@ import rolepolicy.cache.CacheFolder;
  * to a temporary file moved into place, so a parallel build never reads half of one.
  */
 final class EmbeddingCache {
-  /** The most texts kept; past it, a write keeps this process's texts only. */
+  /** The most texts kept; past it, a write keeps the texts this process asked for only. */
   static final int MAX_ENTRIES = 200_000;
 
   private final Path folder;
   private final String model;
   private final Path file;
+  private final int limit;
   private Map<String, float[]> read = Map.of();
 
   EmbeddingCache(Path folder, String model) {
+    this(folder, model, MAX_ENTRIES);
+  }
+
+  /** A cache that keeps at most {@code limit} texts. */
+  EmbeddingCache(Path folder, String model, int limit) {
+    this.limit = limit;
     this.folder = folder;
     this.model = model;
     byte[] digest = CacheFolder.sha256().digest(model.getBytes(StandardCharsets.UTF_8));
@@ -69,17 +77,18 @@ final class EmbeddingCache {
   }
 
   /**
-   * Writes the file again with {@code known} added, when it holds texts the file does not; how many
-   * were new. Entries are written in text order, so the file does not depend on the order of work.
+   * Writes the file again with the vectors of {@code known} (which holds the file's), when some are
+   * not in the file; how many were new. Past its limit ({@link #MAX_ENTRIES}) texts, only the {@code used} ones
+   * are kept. Entries are written in text order, so the file does not depend on the order of work.
    */
-  int write(Map<String, float[]> known) {
+  int write(Map<String, float[]> known, Set<String> used) {
     int fresh = (int) known.keySet().stream().filter(t -> !read.containsKey(t)).count();
     if (fresh == 0) {
       return 0;
     }
     Map<String, float[]> all = new TreeMap<>(known);
-    if (read.size() + known.size() <= MAX_ENTRIES) {
-      read.forEach(all::putIfAbsent);
+    if (all.size() > limit) {
+      all.keySet().retainAll(used);
     }
     try {
       Files.createDirectories(folder);

@@ -76,4 +76,18 @@ class EmbeddingCacheTest {
       assertEquals(0, files.count());
     }
   }
+
+  @Test
+  void pastItsLimitTheCacheKeepsTheTextsThisBuildAskedFor() {
+    float[] vector = new float[Embedder.DIMENSION];
+    EmbeddingCache cache3 = new EmbeddingCache(cache, "a model", 3);
+    cache3.read();
+    assertEquals(3, cache3.write(java.util.Map.of("a", vector, "b", vector, "c", vector), java.util.Set.of("a", "b", "c")));
+    EmbeddingCache again = new EmbeddingCache(cache, "a model", 3);
+    java.util.Map<String, float[]> known = new java.util.HashMap<>(again.read());
+    assertEquals(3, known.size());
+    known.put("d", vector);
+    assertEquals(1, again.write(known, java.util.Set.of("b", "d")));
+    assertEquals(java.util.Set.of("b", "d"), new EmbeddingCache(cache, "a model", 3).read().keySet());
+  }
 }
