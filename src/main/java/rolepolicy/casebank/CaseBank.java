@@ -214,8 +214,9 @@ public final class CaseBank implements AutoCloseable {
     try {
       Meta meta = JSON.readValue(metaFile.toFile(), Meta.class);
       if (meta.format() == null || meta.format() != FORMAT) {
-        throw new InputException(dir + ": a case bank of an earlier format (" + META + " has format "
-            + meta.format() + ", this version reads " + FORMAT + "); build it again with the casebank command");
+        throw new InputException(dir + ": a case bank of an earlier format (" + META + " has "
+            + (meta.format() == null ? "no format" : "format " + meta.format()) + ", this version reads " + FORMAT
+            + "); build it again with the casebank command");
       }
       return new CaseBank(dir.resolve("index"), embedder, meta);
     } catch (IOException e) {
