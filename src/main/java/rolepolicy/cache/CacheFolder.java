@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * Where the tool keeps what it can compute again (compiled rules, gold results): the folder of the
+ * Where the tool keeps what it can compute again (compiled rules, gold results, embeddings): the folder of the
  * system property {@code rolepolicy.cache}, else of the environment variable {@code ROLEPOLICY_CACHE},
  * else {@code $XDG_CACHE_HOME/rolepolicy}, else {@code ~/.cache/rolepolicy}. The value {@code off}
  * turns the cache off. It is on only where the tool runs as a process ({@link #enable}, from

@@ -28,12 +28,16 @@ public final class Calibration {
 
   public static Result calibrate(CaseBank bank, Map<String, Schema> schemas, int step, long seed) {
     List<Case> cases = bank.cases();
-    Map<String, String> skeletons = new HashMap<>();
     Map<String, Set<String>> bySql = new HashMap<>();
+    Map<String, Case> byId = new HashMap<>();
     for (Case c : cases) {
-      skeletons.put(c.id(), QuerySimilarity.dailSkeleton(c.referenceSql(), schemas.get(c.dbId())));
       bySql.computeIfAbsent(c.dbId() + "\n" + c.referenceSql(), k -> new HashSet<>()).add(c.id());
+      byId.put(c.id(), c);
     }
+    // DAIL skeletons of the cases the calibration meets only (about 3 per sampled question, not all cases)
+    Map<String, String> known = new HashMap<>();
+    java.util.function.Function<String, String> skeletons = id -> known.computeIfAbsent(id,
+        i -> QuerySimilarity.dailSkeleton(byId.get(i).referenceSql(), schemas.get(byId.get(i).dbId())));
     Embedder embedder = bank.embedder();
     List<double[]> points = new ArrayList<>(); // {same cosine, same sim, skeleton cosine, skeleton sim}
     Random random = new Random(seed);
@@ -41,15 +45,15 @@ public final class Calibration {
     for (int i = 0; i < cases.size(); i += step) {
       Case q = cases.get(i);
       Set<String> exclude = bySql.get(q.dbId() + "\n" + q.referenceSql());
-      String gold = skeletons.get(q.id());
+      String gold = skeletons.apply(q.id());
       List<CaseBank.Hit> same = bank.sameDatabase(embedder.embed(q.question()), q.dbId(), 1, exclude);
       List<CaseBank.Hit> skel = bank.skeletons(embedder.embed(q.maskedQuestion()), 1, exclude);
       if (same.isEmpty() || skel.isEmpty()) {
         continue;
       }
-      points.add(new double[] {same.get(0).cosine(), QuerySimilarity.jaccard(gold, skeletons.get(same.get(0).kase().id())),
-          skel.get(0).cosine(), QuerySimilarity.jaccard(gold, skeletons.get(skel.get(0).kase().id()))});
-      randomSum += QuerySimilarity.jaccard(gold, skeletons.get(cases.get(random.nextInt(cases.size())).id()));
+      points.add(new double[] {same.get(0).cosine(), QuerySimilarity.jaccard(gold, skeletons.apply(same.get(0).kase().id())),
+          skel.get(0).cosine(), QuerySimilarity.jaccard(gold, skeletons.apply(skel.get(0).kase().id()))});
+      randomSum += QuerySimilarity.jaccard(gold, skeletons.apply(cases.get(random.nextInt(cases.size())).id()));
     }
     double randomMean = randomSum / points.size();
     double bestSpecific = 1.0;

@@ -63,8 +63,19 @@ public final class CaseBank implements AutoCloseable {
   /** Cosine thresholds of the tiers (docs/retrieval.md: how they are calibrated on train). */
   public record Thresholds(double specific, double skeleton) {}
 
-  /** {@code bank.json}: where the cases came from and the thresholds in force. */
-  public record Meta(String source, int cases, String model, Thresholds thresholds) {}
+  /**
+   * {@code bank.json}: where the cases came from, the thresholds in force, and the format of the
+   * bank (a bank of another format is built again, not read).
+   */
+  public record Meta(String source, int cases, String model, Thresholds thresholds, Integer format) {}
+
+  /** The bank's format: 2 since cases carry their REFUSE reason in words and their columns' policies. */
+  static final int FORMAT = 2;
+  /**
+   * How many nearest cases say whether a question looks like a REFUSE: when most of them are REFUSE,
+   * its examples are taken as retrieved; else REFUSE examples are capped at the bank's REFUSE rate.
+   */
+  static final int NEIGHBOURS = 5;
 
   static final String META = "bank.json";
   private static final String COMMAND = "casebank";
@@ -81,6 +92,7 @@ public final class CaseBank implements AutoCloseable {
   private final Embedder embedder;
   private final java.util.Map<String, Boolean> databasesWithCases = new java.util.concurrent.ConcurrentHashMap<>();
   private Meta meta;
+  private final double refuseRate;
 
   /** An open index. */
   private record Collection(Directory directory, DirectoryReader reader, IndexSearcher searcher) {
@@ -101,6 +113,12 @@ public final class CaseBank implements AutoCloseable {
     this.skeletonCases = Collection.open(index.resolve(SKELETON));
     this.embedder = embedder;
     this.meta = meta;
+    int all = specificCases.reader().numDocs();
+    this.refuseRate = all == 0 ? 0 : (double) specificCases.searcher().count(refuseQuery()) / all;
+  }
+
+  private static Query refuseQuery() {
+    return new TermQuery(new Term("gold_type", "REFUSE"));
   }
 
   /** Writes a bank of the cases into {@code dir} (replacing a bank there, and nothing else) and opens it. */
@@ -113,12 +131,29 @@ public final class CaseBank implements AutoCloseable {
           Directory skeletonDir = FSDirectory.open(index.resolve(SKELETON));
           IndexWriter specificWriter = new IndexWriter(specificDir, config());
           IndexWriter skeletonWriter = new IndexWriter(skeletonDir, config())) {
+        List<String> texts = new ArrayList<>(2 * cases.size());
+        cases.forEach(c -> texts.addAll(List.of(c.question(), c.maskedQuestion())));
+        embedder.embedAll(texts);
+        // each index is written by one thread in case order (its HNSW graph the same on every build), the two at once
+        var skeletons = java.util.concurrent.CompletableFuture.runAsync(() -> {
+          try {
+            for (Case c : cases) {
+              skeletonWriter.addDocument(skeleton(c, embedder.embed(c.maskedQuestion())));
+            }
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        });
         for (Case c : cases) {
           specificWriter.addDocument(specific(c, embedder.embed(c.question())));
-          skeletonWriter.addDocument(skeleton(c, embedder.embed(c.maskedQuestion())));
+        }
+        try {
+          skeletons.join();
+        } catch (java.util.concurrent.CompletionException e) {
+          throw e.getCause() instanceof UncheckedIOException u ? u.getCause() : new IOException(e.getCause());
         }
       }
-      Meta meta = new Meta(source, cases.size(), Embedder.MODEL, thresholds);
+      Meta meta = new Meta(source, cases.size(), Embedder.MODEL, thresholds, FORMAT);
       DatasetWriter.write(dir.resolve(META), meta);
       return new CaseBank(index, embedder, meta);
     } catch (IOException e) {
@@ -178,7 +213,13 @@ public final class CaseBank implements AutoCloseable {
           + "data/train.json --bank " + dir + " (a generated train split: generate --spider ../shared/spider --splits train)");
     }
     try {
-      return new CaseBank(dir.resolve("index"), embedder, JSON.readValue(metaFile.toFile(), Meta.class));
+      Meta meta = JSON.readValue(metaFile.toFile(), Meta.class);
+      if (meta.format() == null || meta.format() != FORMAT) {
+        throw new InputException(dir + ": a case bank of an earlier format (" + META + " has "
+            + (meta.format() == null ? "no format" : "format " + meta.format()) + ", this version reads " + FORMAT
+            + "); build it again with the casebank command");
+      }
+      return new CaseBank(dir.resolve("index"), embedder, meta);
     } catch (IOException e) {
       throw new InputException(dir + ": cannot read the case bank (" + e.getMessage() + ")", e);
     }
@@ -186,7 +227,7 @@ public final class CaseBank implements AutoCloseable {
 
   /** Puts calibrated thresholds in force and writes them to the bank's {@code bank.json}. */
   public static void writeThresholds(Path dir, CaseBank bank, Thresholds thresholds) {
-    bank.meta = new Meta(bank.meta.source(), bank.meta.cases(), bank.meta.model(), thresholds);
+    bank.meta = new Meta(bank.meta.source(), bank.meta.cases(), bank.meta.model(), thresholds, FORMAT);
     DatasetWriter.write(dir.resolve(META), bank.meta);
   }
 
@@ -196,6 +237,11 @@ public final class CaseBank implements AutoCloseable {
 
   public Meta meta() {
     return meta;
+  }
+
+  /** The share of REFUSE cases in the bank. */
+  public double refuseRate() {
+    return refuseRate;
   }
 
   /** Up to {@code k} cases for a question of database {@code dbId} (its schema masks the question). */
@@ -208,24 +254,64 @@ public final class CaseBank implements AutoCloseable {
     Thresholds t = meta.thresholds();
     if (policy == Policy.TIERED) {
       // a database without cases needs no embedding of the question (Spider dev: none of its databases is in train)
-      List<Hit> same = hasCases(dbId) ? sameDatabase(embedder.embed(question), dbId, k, exclude) : List.of();
+      List<Hit> same = hasCases(dbId) ? sameDatabase(embedder.embed(question), dbId, Math.max(k, CANDIDATES), exclude) : List.of();
       if (!same.isEmpty() && same.get(0).cosine() >= t.specific()) {
-        return new Retrieval(SPECIFIC, same, String.format(Locale.ROOT,
-            "same database: best cosine %.3f >= %.3f", same.get(0).cosine(), t.specific()));
+        Selection s = select(same, k, refuseRate);
+        return new Retrieval(SPECIFIC, s.hits(), String.format(Locale.ROOT,
+            "same database: best cosine %.3f >= %.3f", same.get(0).cosine(), t.specific()) + s.why());
       }
       String first = same.isEmpty() ? "no case of " + dbId
           : String.format(Locale.ROOT, "same database: best cosine %.3f < %.3f", same.get(0).cosine(), t.specific());
-      List<Hit> skeletons = skeletons(embedder.embed(QuestionMasker.mask(question, schema)), k, exclude);
+      List<Hit> skeletons = skeletons(embedder.embed(QuestionMasker.mask(question, schema)), Math.max(k, CANDIDATES), exclude);
       if (!skeletons.isEmpty() && skeletons.get(0).cosine() >= t.skeleton()) {
-        return new Retrieval(SKELETON, skeletons, first + String.format(Locale.ROOT,
-            "; skeletons: best cosine %.3f >= %.3f", skeletons.get(0).cosine(), t.skeleton()));
+        Selection s = select(skeletons, k, refuseRate);
+        return new Retrieval(SKELETON, s.hits(), first + String.format(Locale.ROOT,
+            "; skeletons: best cosine %.3f >= %.3f", skeletons.get(0).cosine(), t.skeleton()) + s.why());
       }
       return new Retrieval("none", List.of(), first + (skeletons.isEmpty() ? "; no skeleton" : String.format(Locale.ROOT,
           "; skeletons: best cosine %.3f < %.3f", skeletons.get(0).cosine(), t.skeleton())));
     }
-    List<Hit> skeletons = skeletons(embedder.embed(QuestionMasker.mask(question, schema)), k, exclude);
-    return new Retrieval(skeletons.isEmpty() ? "none" : SKELETON, skeletons, skeletons.isEmpty() ? "no skeleton"
-        : String.format(Locale.ROOT, "skeletons only: best cosine %.3f", skeletons.get(0).cosine()));
+    List<Hit> skeletons = skeletons(embedder.embed(QuestionMasker.mask(question, schema)), Math.max(k, CANDIDATES), exclude);
+    if (skeletons.isEmpty()) {
+      return new Retrieval("none", List.of(), "no skeleton");
+    }
+    Selection s = select(skeletons, k, refuseRate);
+    return new Retrieval(SKELETON, s.hits(),
+        String.format(Locale.ROOT, "skeletons only: best cosine %.3f", skeletons.get(0).cosine()) + s.why());
+  }
+
+  /** The examples chosen among the candidates, and what the REFUSE cap did ("" when nothing). */
+  record Selection(List<Hit> hits, String why) {}
+
+  /**
+   * The first k candidates, REFUSE ones at most {@code floor(k × the bank's REFUSE rate)} of them
+   * (the next compliant candidates take the others' places) unless the question looks like a REFUSE:
+   * most of its {@value #NEIGHBOURS} nearest candidates are.
+   */
+  static Selection select(List<Hit> candidates, int k, double refuseRate) {
+    List<Hit> nearest = candidates.subList(0, Math.min(NEIGHBOURS, candidates.size()));
+    long nearRefuse = nearest.stream().filter(h -> h.kase().refuse()).count();
+    if (2 * nearRefuse > nearest.size()) {
+      return new Selection(candidates.subList(0, Math.min(k, candidates.size())), String.format(Locale.ROOT,
+          "; looks like a REFUSE (%d of its %d nearest are), REFUSE examples not capped", nearRefuse, nearest.size()));
+    }
+    int cap = (int) Math.floor(k * refuseRate + 1e-9);
+    List<Hit> chosen = new ArrayList<>();
+    int refuse = 0;
+    int skipped = 0;
+    for (Hit h : candidates) {
+      if (chosen.size() == k) {
+        break;
+      }
+      if (h.kase().refuse() && refuse == cap) {
+        skipped++;
+        continue;
+      }
+      refuse += h.kase().refuse() ? 1 : 0;
+      chosen.add(h);
+    }
+    return new Selection(chosen, skipped == 0 ? "" : String.format(Locale.ROOT,
+        "; REFUSE examples capped at %d of %d (the bank's REFUSE rate %.2f), %d passed over", cap, k, refuseRate, skipped));
   }
 
   /** Whether the bank holds a specific case of the database. */
@@ -292,14 +378,15 @@ public final class CaseBank implements AutoCloseable {
 
   /** A skeleton case: what the skeleton collection holds, nothing that names a database. */
   static Case skeletonOnly(Case c) {
-    return new Case(c.id(), null, null, c.goldType(), null, c.reason(), null, c.maskedQuestion(), c.skeleton(),
-        c.opSignature(), null);
+    return new Case(c.id(), null, null, c.goldType(), null, c.reason(), null, null, c.maskedQuestion(), c.skeleton(),
+        c.opSignature(), c.shapeRefusal(), c.shapePolicies(), null);
   }
 
   private static Document specific(Case c, float[] vector) throws IOException {
     Document doc = new Document();
     doc.add(new StringField("id", c.id(), Field.Store.YES));
     doc.add(new StringField("db_id", c.dbId(), Field.Store.NO));
+    doc.add(new StringField("gold_type", c.goldType(), Field.Store.NO));
     doc.add(new TextField("question", c.question(), Field.Store.NO));
     doc.add(new KnnFloatVectorField("vector", vector, VectorSimilarityFunction.COSINE));
     doc.add(new StoredField("case", JSON.writeValueAsString(c)));

@@ -5,14 +5,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
-import rolepolicy.model.ColumnRef;
 import rolepolicy.skeleton.Skeletonizer;
 import rolepolicy.spider.InputException;
 import rolepolicy.spider.Schema;
 import rolepolicy.spider.JsonFiles;
-import rolepolicy.sql.SqlAnalysisException;
-import rolepolicy.sql.SqlAnalyzer;
 
 /** Reads the cases of a generated train split; dev and test questions are never cases. */
 public final class CaseReader {
@@ -27,7 +25,6 @@ public final class CaseReader {
   public static List<Case> read(Path dataset, Map<String, Schema> schemas) {
     JsonNode root = JsonFiles.readArray(dataset, "dataset records");
     Skeletonizer skeletonizer = new Skeletonizer();
-    Map<String, SqlAnalyzer> analyzers = new LinkedHashMap<>();
     List<Case> cases = new ArrayList<>(root.size());
     for (int i = 0; i < root.size(); i++) {
       JsonNode r = root.get(i);
@@ -49,30 +46,35 @@ public final class CaseReader {
       if (!type.equals("SQL") && !type.equals("REFUSE")) {
         throw new InputException(where + " (" + id + "): gold_label.type must be SQL or REFUSE");
       }
-      // the shape a prompt shows is the compliant gold SQL's; a REFUSE case shows no SQL
-      var skeleton = skeletonizer.skeletonize(type.equals("SQL") ? gold.path("sql").asText() : sql);
+      // the shape a prompt shows is the compliant gold SQL's; a REFUSE case shows the original's
+      String shown = type.equals("SQL") ? gold.path("sql").asText() : sql;
+      var skeleton = skeletonizer.skeletonize(shown);
+      JsonNode policies = r.get("column_policies");
+      // the columns its SQL touches, as the skeletonizer resolved them (table.column → _colN), with their policies
+      Map<String, String> touched = new LinkedHashMap<>();
+      Map<String, String> shapePolicies = new LinkedHashMap<>();
+      skeleton.columns().forEach((column, placeholder) -> {
+        JsonNode policy = policies == null ? null : policies.get(column.toLowerCase(Locale.ROOT));
+        if (policy != null) {
+          touched.put(column.toLowerCase(Locale.ROOT), policy.asText());
+          shapePolicies.put(placeholder, policy.asText());
+        }
+      });
+      boolean refuse = type.equals("REFUSE");
+      String reason = refuse ? gold.path("reason").asText() : null;
+      JsonNode violations = r.get("violations_original");
       cases.add(new Case(id, dbId, text(r, "question", where), type,
-          type.equals("SQL") ? gold.path("sql").asText() : null,
-          type.equals("REFUSE") ? gold.path("reason").asText() : null,
-          touchedPolicies(analyzers.computeIfAbsent(dbId, d -> new SqlAnalyzer(schema)), sql, r.get("column_policies")),
-          QuestionMasker.mask(text(r, "question", where), schema),
-          skeleton.sql(), skeleton.opSignature(), sql));
+          refuse ? null : shown,
+          reason,
+          refuse ? Refusal.explain(reason, violations, column -> column) : null,
+          touched,
+          QuestionMasker.mask(text(r, "question", where), schema, sql),
+          skeleton.sql(), skeleton.opSignature(),
+          refuse ? Refusal.explain(reason, violations,
+              column -> skeleton.columns().getOrDefault(column, "a column")) : null,
+          shapePolicies, sql));
     }
     return cases;
-  }
-
-  /** The policies of the columns an SQL text touches, in the order first touched. */
-  private static Map<String, String> touchedPolicies(SqlAnalyzer analyzer, String sql, JsonNode policies) {
-    Map<String, String> touched = new LinkedHashMap<>();
-    try {
-      for (ColumnRef ref : analyzer.analyse(sql).columnRefs()) {
-        JsonNode policy = policies == null ? null : policies.get(ref.column());
-        touched.putIfAbsent(ref.column(), policy == null ? "unknown" : policy.asText());
-      }
-    } catch (SqlAnalysisException | StackOverflowError e) {
-      // the text cannot be analysed: the case carries no column policies
-    }
-    return touched;
   }
 
   private static String text(JsonNode record, String field, String where) {

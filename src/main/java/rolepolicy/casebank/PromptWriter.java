@@ -72,19 +72,38 @@ public final class PromptWriter {
     for (CaseBank.Hit hit : retrieval.hits()) {
       Case c = hit.kase();
       used.add(new Example(c.id(), hit.type()));
-      if (hit.type().equals("specific")) {
-        examples.append("Question: ").append(c.question()).append('\n')
-            .append("Answer: ").append(c.refuse() ? "REFUSE (" + c.reason() + ")" : c.goldSql()).append("\n\n");
-      } else {
-        examples.append("Question (names and values masked): ").append(c.maskedQuestion()).append('\n')
-            .append("Answer shape: ").append(c.refuse() ? "REFUSE (" + c.reason() + ")" : c.skeleton()).append("\n\n");
-      }
+      examples.append(example(c, hit.type().equals("specific"))).append("\n\n");
     }
     String prompt = template.render(Map.of(
         "schema", schemaText(schema, policies),
         "examples", examples.length() == 0 ? "(no examples)" : examples.toString().strip(),
         "question", question));
     return new PromptLine(id, dbId, prompt, used, retrieval.type() + ": " + retrieval.why());
+  }
+
+  /**
+   * One example: a specific case as its question, the policies of the columns its SQL touches, and
+   * its SQL or REFUSE with the reason; a skeleton case the same with its masked question, its
+   * columns' placeholders and its skeleton (for REFUSE, the shape of the query it would take).
+   */
+  static String example(Case c, boolean specific) {
+    StringBuilder out = new StringBuilder();
+    out.append(specific ? "Question: " + c.question() : "Question (names and values masked): " + c.maskedQuestion())
+        .append('\n');
+    Map<String, String> policies = specific ? c.policies() : c.shapePolicies();
+    if (policies != null && !policies.isEmpty()) {
+      List<String> columns = new ArrayList<>();
+      policies.forEach((column, policy) -> columns.add(column + " " + policy));
+      out.append("Column policies: ").append(String.join(", ", columns)).append('\n');
+    }
+    if (c.refuse()) {
+      if (!specific && !c.skeleton().isEmpty()) {
+        out.append("Query it would take: ").append(c.skeleton()).append('\n');
+      }
+      return out.append("Answer: ").append(ModelAnswer.REFUSE).append(" — ")
+          .append(specific ? c.refusal() : c.shapeRefusal()).toString();
+    }
+    return out.append(specific ? "Answer: " + c.goldSql() : "Answer shape: " + c.skeleton()).toString();
   }
 
   /** Draft SQL per question from predictions: REFUSE, an empty line or no SQL is no draft (null). */

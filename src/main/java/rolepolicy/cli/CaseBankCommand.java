@@ -41,6 +41,8 @@ public final class CaseBankCommand implements Callable<Integer> {
   @Option(names = "--seed", paramLabel = "N", defaultValue = "7", description = "Seed of the random baseline (default: ${DEFAULT-VALUE}).")
   long seed;
 
+  @Mixin CacheOptions caching;
+
   @Override
   public Integer call() {
     if (step < 1) {
@@ -52,8 +54,8 @@ public final class CaseBankCommand implements Callable<Integer> {
     long start = System.nanoTime();
     List<Case> cases = CaseReader.read(dataset, schemas);
     double read = (System.nanoTime() - start) / 1e9;
-    Embedder embedder = new Embedder();
     start = System.nanoTime();
+    Embedder embedder = new Embedder(caching.folder());
     Path staging = CaseBank.staging(caseBank.bank);
     try (CaseBank built = CaseBank.build(cases, dataset.toString(), staging, embedder, new CaseBank.Thresholds(1.0, 0.0))) {
       double index = (System.nanoTime() - start) / 1e9;
@@ -61,8 +63,10 @@ public final class CaseBankCommand implements Callable<Integer> {
       Calibration.Result c = Calibration.calibrate(built, schemas, step, seed);
       CaseBank.writeThresholds(staging, built, c.thresholds());
       double calibrate = (System.nanoTime() - start) / 1e9;
-      w.printf(Locale.ROOT, "%d cases from %s: read and skeletonized in %.1f s, embedded and indexed in %.1f s%n",
-          cases.size(), dataset, read, index);
+      embedder.save();
+      w.printf(Locale.ROOT, "%d cases from %s: read and skeletonized in %.1f s, embedded and indexed in %.1f s"
+          + " (%d texts embedded, the cache held %d)%n", cases.size(), dataset, read, index, embedder.computed(),
+          embedder.cached());
       w.printf(Locale.ROOT, "thresholds (calibrated on %d cases in %.1f s): specific cosine >= %.2f, skeleton cosine >= %.2f%n",
           c.sample(), calibrate, c.thresholds().specific(), c.thresholds().skeleton());
       w.printf(Locale.ROOT, "  first example's query similarity: tiered %.3f, skeletons only %.3f, same database only %.3f, random %.3f%n",

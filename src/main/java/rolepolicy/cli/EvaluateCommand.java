@@ -14,7 +14,6 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import rolepolicy.bench.Phases;
-import rolepolicy.cache.CacheFolder;
 import rolepolicy.db.SqliteRunner;
 import rolepolicy.engine.RuleBase;
 import rolepolicy.evaluate.EvaluationCache;
@@ -57,14 +56,7 @@ public final class EvaluateCommand implements Callable<Integer> {
   @Option(names = "--threads", paramLabel = "N", description = "Threads that score questions (default: the number of cores).")
   Integer threads;
 
-  @Option(
-      names = "--cache",
-      paramLabel = "DIR",
-      description = "Folder of cached gold results, reference figures and compiled rules (default: $ROLEPOLICY_CACHE, else ~/.cache/rolepolicy).")
-  Path cache;
-
-  @Option(names = "--no-cache", description = "Compute everything; read and write no cache.")
-  boolean noCache;
+  @Mixin CacheOptions caching;
 
   @Override
   public Integer call() {
@@ -78,7 +70,7 @@ public final class EvaluateCommand implements Callable<Integer> {
     if (threads != null && threads < 1) {
       throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--threads must be at least 1");
     }
-    Path cacheFolder = noCache ? null : cache != null ? cache : CacheFolder.folder();
+    Path cacheFolder = caching.folder();
     // the rules are compiled (or read from the cache) while the inputs are read
     CompletableFuture<KieBase> base = CompletableFuture.supplyAsync(() -> RuleBase.load(ruleFiles.rules, cacheFolder));
     if (databases.dir != null) {

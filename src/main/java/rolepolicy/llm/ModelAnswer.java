@@ -57,7 +57,11 @@ public final class ModelAnswer {
     }
     int sqlAt = sqlStart(text);
     if (refuseAt >= 0 && (sqlAt < 0 || refuseAt <= sqlAt || insideFenceAt(text, refuseAt))) {
-      String reason = refuse.group(1).replaceAll("^[\\s:\\-–—(*_`]+|[\\s)*_`.]+$", "");
+      String reason = bareReason(refuse.group(1));
+      if (reason.isEmpty()) { // the reason on the lines below: the first that holds one
+        reason = text.substring(refuse.end()).lines().map(ModelAnswer::bareReason).filter(l -> !l.isEmpty())
+            .findFirst().orElse("");
+      }
       return new Read(Kind.REFUSE, REFUSE, reason.isEmpty() ? null : reason, null);
     }
     try {
@@ -102,10 +106,17 @@ public final class ModelAnswer {
     return out.toString().strip();
   }
 
-  /** REFUSE written in capitals, or the line holds nothing else: "refuse" in a sentence is no answer. */
+  private static String bareReason(String text) {
+    return text.replaceAll("^[\\s:\\-–—(*_`]+|[\\s)*_`.]+$", "");
+  }
+
+  /**
+   * REFUSE written in capitals, alone on its line, or followed by a dash or colon and its reason:
+   * "refuse" in a sentence is no answer.
+   */
   private static boolean upperOrAlone(Matcher refuse) {
     String line = refuse.group();
-    return line.contains(REFUSE) || refuse.group(1).isBlank();
+    return line.contains(REFUSE) || refuse.group(1).isBlank() || refuse.group(1).matches("[:\\-–—].*");
   }
 
   private static boolean insideFenceAt(String text, int at) {

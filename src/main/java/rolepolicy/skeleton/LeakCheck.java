@@ -38,6 +38,17 @@ public final class LeakCheck {
 
   private static final Pattern ONE_WORD = Pattern.compile(SqlTokens.WORD_CHAR + "+");
 
+  /**
+   * Words that name nothing by themselves, though a name may hold them ({@code is_male}, {@code
+   * singer_in_concert}, railway's {@code From}): a name made of these alone is grammar in a question.
+   */
+  public static final Set<String> FUNCTION_WORDS = Set.of(
+      "a", "an", "and", "are", "as", "at", "be", "by", "do", "for", "from", "has", "have", "in", "is", "it", "of",
+      "on", "or", "the", "to", "was", "were", "what", "which", "who", "with");
+
+  /** What stands beside a word in a question without being part of it. */
+  private static final String QUESTION_WORD_CHAR = "[\\p{L}\\p{N}_]";
+
   private LeakCheck() {}
 
   /**
@@ -71,6 +82,73 @@ public final class LeakCheck {
       }
     }
     return List.copyOf(leaks);
+  }
+
+  /**
+   * The values a query writes, as a question would: each string's content without the {@code %}
+   * and {@code _} wildcards at its ends and without surrounding spaces, and each number; empty ones
+   * left out, in the order written, once each.
+   */
+  public static List<String> literalTexts(String sql) {
+    Set<String> texts = new LinkedHashSet<>();
+    for (SqlTokens.Token token : SqlTokens.of(sql)) {
+      if (token.type() == SqlTokens.Type.STRING || token.isDoubleQuoted()) {
+        String value = token.content().replaceAll("^[%_\\s]+|[%_\\s]+$", "");
+        if (!value.isEmpty()) {
+          texts.add(value);
+        }
+      } else if (token.type() == SqlTokens.Type.NUMBER) {
+        texts.add(token.text());
+      }
+    }
+    return List.copyOf(texts);
+  }
+
+  /**
+   * What of a schema and of a query survives in a masked question (docs/retrieval.md, "Leaks of
+   * a masked question"): {@code table singer}, {@code column course_id}, {@code literal France},
+   * each found as a whole word or phrase, case-insensitively.
+   *
+   * <ul>
+   *   <li>a table or column name, as written ({@code course_id}) or with underscores as spaces
+   *       ({@code course id}), unless each of its words is a function word or a single character;
+   *   <li>a literal of the query ({@link #literalTexts}; a string's double quotes as a name's when
+   *       the schema has that name); one of one character only as written ({@code F}, not "a").
+   * </ul>
+   */
+  public static List<String> questionLeaks(String question, Schema schema, String sql) {
+    Set<String> leaks = new LinkedHashSet<>();
+    Set<String> names = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+    for (String table : schema.tables()) {
+      if (names.add(table) && namedIn(question, table)) {
+        leaks.add("table " + table);
+      }
+    }
+    for (SchemaColumn column : schema.realColumns()) {
+      if (names.add(column.name()) && namedIn(question, column.name())) {
+        leaks.add("column " + column.name());
+      }
+    }
+    for (String literal : literalTexts(sql)) {
+      if (!names.contains(literal) && phraseIn(question, literal, literal.length() > 1)) {
+        leaks.add("literal " + literal);
+      }
+    }
+    return List.copyOf(leaks);
+  }
+
+  private static boolean namedIn(String question, String name) {
+    boolean grammarOnly = true;
+    for (String word : name.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+")) {
+      grammarOnly &= word.length() <= 1 || FUNCTION_WORDS.contains(word);
+    }
+    return !grammarOnly && (phraseIn(question, name, true) || phraseIn(question, name.replace('_', ' '), true));
+  }
+
+  private static boolean phraseIn(String text, String phrase, boolean ignoreCase) {
+    int flags = ignoreCase ? Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE : 0;
+    return Pattern.compile("(?<!" + QUESTION_WORD_CHAR + ")" + Pattern.quote(phrase) + "(?!" + QUESTION_WORD_CHAR + ")",
+        flags).matcher(text).find();
   }
 
   /** A skeleton's tokens, and its text with strings and quoted names blanked out. */

@@ -223,4 +223,35 @@ class CaseBankCommandTest {
       assertTrue(Files.isRegularFile(Path.of(tables)), tables);
     }
   }
+
+  @Test
+  void aRebuildWithACacheEmbedsOnlyTheQuestionsThatChangedAndGivesTheSamePrompts() throws Exception {
+    Path train = firstRecords("train", "train_spider.json", 20);
+    Path dev = firstRecords("dev", "dev.json", 6);
+    String tables = TestData.spiderDir().resolve("tables.json").toString();
+    Path cache = dir.resolve("cache");
+    List<String> outputs = new java.util.ArrayList<>();
+    for (String name : List.of("cold", "warm", "edited", "uncached")) {
+      if (name.equals("edited")) { // one question reworded
+        var records = (ArrayNode) DatasetWriter.JSON.readTree(train.toFile());
+        ((com.fasterxml.jackson.databind.node.ObjectNode) records.get(3)).put("question", "How many heads are there in all?");
+        DatasetWriter.JSON.writeValue(train.toFile(), records);
+      }
+      StringWriter out = new StringWriter();
+      StringWriter err = new StringWriter();
+      List<String> args = new java.util.ArrayList<>(List.of("casebank", "--dataset", train.toString(), "--tables", tables,
+          "--bank", dir.resolve("bank-" + name).toString(), "--calibration-step", "5"));
+      args.addAll(name.equals("uncached") ? List.of("--no-cache") : List.of("--cache", cache.toString()));
+      assertEquals(0, run(out, err, args.toArray(String[]::new)), err.toString());
+      outputs.add(out.toString());
+      assertEquals(0, run(new StringWriter(), err, "prompts", "--dataset", dev.toString(), "--tables", tables,
+          "--bank", dir.resolve("bank-" + name).toString(), "--out", dir.resolve("prompts-" + name).toString()), err.toString());
+    }
+    assertTrue(outputs.get(0).contains("(40 texts embedded, the cache held 0)"), outputs.get(0));
+    assertTrue(outputs.get(1).contains("(0 texts embedded, the cache held 40)"), outputs.get(1));
+    assertTrue(outputs.get(2).contains("(2 texts embedded, the cache held 40)"), outputs.get(2));
+    assertTrue(outputs.get(3).contains("(40 texts embedded, the cache held 0)"), outputs.get(3));
+    assertEquals(Files.readString(dir.resolve("prompts-cold/prompts.jsonl")), Files.readString(dir.resolve("prompts-warm/prompts.jsonl")));
+    assertEquals(Files.readString(dir.resolve("prompts-edited/prompts.jsonl")), Files.readString(dir.resolve("prompts-uncached/prompts.jsonl")));
+  }
 }

@@ -159,8 +159,29 @@ class CaseBankTest {
     assertTrue(prompt.contains("singer(Singer_ID " + policies.get("singer.singer_id") + ", Name " + policies.get("singer.name")), prompt);
     assertTrue(prompt.contains("Question: " + q.get("question").asText()), prompt);
     assertTrue(prompt.contains("Answer shape: "), prompt);
-    assertTrue(prompt.endsWith("Answer with one SQLite query on a single line, or with the word REFUSE alone.\n"), prompt);
+    assertTrue(prompt.endsWith("Answer with one SQLite query on a single line, or with REFUSE and the reason on that line, as the examples do.\n"), prompt);
     String json = rolepolicy.generate.DatasetWriter.JSON.writeValueAsString(line);
     assertTrue(json.startsWith("{\"id\":\"dev_0001\",\"db_id\":\"concert_singer\",\"prompt\":"), json);
+  }
+
+  @Test
+  void refuseExamplesAreNoMoreFrequentThanInTheBankUnlessTheQuestionLooksLikeARefuse() {
+    double rate = bank.refuseRate();
+    assertTrue(rate > 0.15 && rate < 0.45, "REFUSE rate of the bank: " + rate);
+    int capped = 0;
+    for (int k : new int[] {1, 3, 5}) {
+      for (int i = 0; i < dev.size(); i += 7) {
+        JsonNode q = dev.get(i);
+        CaseBank.Retrieval r = bank.retrieve(q.get("question").asText(), q.get("db_id").asText(),
+            TestData.schemas().get(q.get("db_id").asText()), CaseBank.Policy.TIERED, k);
+        long refuse = r.hits().stream().filter(h -> h.kase().refuse()).count();
+        if (!r.type().equals("none") && !r.why().contains("looks like a REFUSE")) {
+          assertTrue(refuse <= Math.floor(k * rate), k + " examples, " + refuse + " REFUSE: " + r.why());
+          assertEquals(k, r.hits().size(), r.why());
+        }
+        capped += r.why().contains("REFUSE examples capped") ? 1 : 0;
+      }
+    }
+    assertTrue(capped > 10, "retrievals where the cap passed over a REFUSE case: " + capped);
   }
 }

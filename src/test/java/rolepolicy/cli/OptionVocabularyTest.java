@@ -53,6 +53,8 @@ class OptionVocabularyTest {
       new Term("--policy", "NAME", "tiered", FewShotOptions.class, Map.of()),
       new Term("--parallel", "N", "4", ParallelOption.class, Map.of()),
       new Term("--timeout", "SECONDS", "30", QueryTimeoutOption.class, Map.of()),
+      new Term("--cache", "DIR", null, CacheOptions.class, Map.of()),
+      new Term("--no-cache", "", null, CacheOptions.class, Map.of()),
       new Term("--llm-url", "URL", null, EndpointOptions.class, Map.of()),
       new Term("--llm-model", "NAME", null, EndpointOptions.class, Map.of()),
       new Term("--llm-key-env", "VAR", "OPENAI_API_KEY", EndpointOptions.class, Map.of()),

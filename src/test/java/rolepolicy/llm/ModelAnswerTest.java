@@ -1,11 +1,13 @@
 package rolepolicy.llm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ModelAnswerTest {
@@ -81,6 +83,27 @@ class ModelAnswerTest {
     }
     assertEquals("Age is Hidden", ModelAnswer.read("REFUSE: Age is Hidden.").reason());
     assertEquals("Age is Hidden", ModelAnswer.read("REFUSE (Age is Hidden)").reason());
+  }
+
+  @Test
+  void refuseWithTheReasonAfterADashAColonOrOnTheLinesBelowIsRefuse() {
+    // the answer the prompts' examples show, and the ways a model varies it
+    Map<String, String> reasons = new java.util.LinkedHashMap<>();
+    reasons.put("REFUSE — it needs singer.age in a WHERE filter, which is Hidden", "it needs singer.age in a WHERE filter, which is Hidden");
+    reasons.put("REFUSE—it needs singer.age, which is Hidden", "it needs singer.age, which is Hidden");
+    reasons.put("Refuse: it needs singer.age, which is Hidden.", "it needs singer.age, which is Hidden");
+    reasons.put("refuse - it needs singer.age", "it needs singer.age");
+    reasons.put("REFUSE\nIt needs singer.age, which is Hidden.", "It needs singer.age, which is Hidden");
+    reasons.put("REFUSE\n\nThe query would be SELECT age FROM singer, but age is Hidden.",
+        "The query would be SELECT age FROM singer, but age is Hidden");
+    reasons.forEach((answer, reason) -> {
+      ModelAnswer.Read read = ModelAnswer.read(answer);
+      assertEquals(ModelAnswer.Kind.REFUSE, read.kind(), answer);
+      assertEquals("REFUSE", read.prediction(), answer);
+      assertEquals(reason, read.reason(), answer);
+      assertTrue(ModelAnswer.isRefusal(answer), answer);
+    });
+    assertNull(ModelAnswer.read("```\nREFUSE\n```").reason());
   }
 
   @Test

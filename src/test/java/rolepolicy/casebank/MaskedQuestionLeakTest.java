@@ -1,0 +1,108 @@
+package rolepolicy.casebank;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import rolepolicy.TestData;
+import rolepolicy.generate.DatasetWriter;
+import rolepolicy.generate.SpiderRun;
+import rolepolicy.llm.PromptTemplate;
+import rolepolicy.model.SchemaColumn;
+import rolepolicy.skeleton.LeakCheck;
+import rolepolicy.spider.Schema;
+
+/**
+ * No masked question of the bank shows a name or a value of its own database (docs/retrieval.md,
+ * "Leaks of a masked question"): checked on every case of Spider train, and on every example of every
+ * Spider dev prompt against the whole train bank, where a name or value the target has too is no leak.
+ */
+class MaskedQuestionLeakTest {
+  @TempDir static Path dir;
+
+  private static List<Case> trainCases() throws Exception {
+    Path file = dir.resolve("train.json");
+    if (!Files.exists(file)) {
+      DatasetWriter.JSON.writeValue(file.toFile(), SpiderRun.records("train", "train_spider.json"));
+    }
+    return CaseReader.read(file, TestData.schemas());
+  }
+
+  @Test
+  void noCaseOfTheBankLeaksANameOrValueOfItsOwn() throws Exception {
+    List<String> leaks = new ArrayList<>();
+    List<Case> cases = trainCases();
+    for (Case c : cases) {
+      List<String> found = LeakCheck.questionLeaks(c.maskedQuestion(), TestData.schemas().get(c.dbId()), c.referenceSql());
+      if (!found.isEmpty()) {
+        leaks.add(c.id() + " " + found + ": " + c.maskedQuestion());
+      }
+    }
+    assertEquals(7000, cases.size());
+    assertEquals(List.of(), leaks.subList(0, Math.min(20, leaks.size())), leaks.size() + " cases leak");
+  }
+
+  /** The masked question of each example a prompt shows, in order. */
+  private static final Pattern MASKED = Pattern.compile("(?m)^Question \\(names and values masked\\): (.*)$");
+
+  @Test
+  @org.junit.jupiter.api.Tag("whole-spider")
+  void noDevPromptShowsANameOrValueOfAnExamplesDatabaseThatTheTargetsHasNot() throws Exception {
+    List<Case> cases = trainCases();
+    Map<String, Case> byId = new HashMap<>();
+    cases.forEach(c -> byId.put(c.id(), c));
+    JsonNode dev = SpiderRun.records("dev", "dev.json");
+    // the embeddings of the train questions, kept between runs of this test in its own cache folder
+    Embedder embedder = new Embedder(Path.of("target", "test-embedding-cache"));
+    try (CaseBank bank = CaseBank.build(cases, "train", dir.resolve("bank"), embedder, new CaseBank.Thresholds(0.94, 0.54))) {
+      embedder.save();
+      PromptWriter writer = new PromptWriter(bank, PromptTemplate.read(Path.of("data/prompts/few-shot.txt"),
+          PromptWriter.PLACEHOLDERS), CaseBank.Policy.TIERED, 5);
+      List<String> leaks = new ArrayList<>();
+      int slots = 0;
+      for (JsonNode q : dev) {
+        Schema target = TestData.schemas().get(q.get("db_id").asText());
+        PromptWriter.PromptLine line = writer.prompt(q, target, null);
+        Matcher m = MASKED.matcher(line.prompt());
+        for (PromptWriter.Example e : line.examples()) {
+          assertTrue(m.find(), line.prompt());
+          slots++;
+          Case example = byId.get(e.id());
+          for (String leak : LeakCheck.questionLeaks(m.group(1), TestData.schemas().get(example.dbId()), example.referenceSql())) {
+            if (!targetHas(leak, target, q)) {
+              leaks.add(q.get("id").asText() + " ← " + e.id() + " " + leak + ": " + m.group(1));
+            }
+          }
+        }
+      }
+      assertTrue(slots > 5000, "example slots: " + slots);
+      assertEquals(List.of(), leaks.subList(0, Math.min(20, leaks.size())), leaks.size() + " example slots leak");
+    }
+  }
+
+  /** Whether a leak names what the target shows anyway: a name of its database, a value of its SQL or question. */
+  private static boolean targetHas(String leak, Schema target, JsonNode q) {
+    String what = leak.substring(leak.indexOf(' ') + 1);
+    if (leak.startsWith("literal ")) {
+      return LeakCheck.literalTexts(q.get("original_sql").asText()).stream().anyMatch(what::equalsIgnoreCase)
+          || Pattern.compile("(?<![\\p{L}\\p{N}_])" + Pattern.quote(what) + "(?![\\p{L}\\p{N}_])",
+              Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE).matcher(q.get("question").asText()).find();
+    }
+    Set<String> names = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+    names.addAll(target.tables());
+    target.realColumns().stream().map(SchemaColumn::name).forEach(names::add);
+    return names.contains(what) || names.stream().anyMatch(n -> n.replace('_', ' ').equalsIgnoreCase(what.replace('_', ' ')));
+  }
+}
