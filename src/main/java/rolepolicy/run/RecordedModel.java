@@ -13,9 +13,10 @@ import rolepolicy.spider.InputException;
 
 /**
  * A stand-in model on 127.0.0.1 that answers each prompt with a predictions file's line for the
- * question the prompt asks: the dataset question whose text occurs last in the prompt (examples
- * come before the question in the shipped templates, and their questions are masked). A prompt
- * without any of them gets HTTP 400 saying so.
+ * question the prompt asks: the text of its last {@code Question: } line when that is a dataset
+ * question, else the dataset question whose text occurs last in the prompt (examples come before
+ * the question in the shipped templates, and their questions are masked). A prompt without any of
+ * them gets HTTP 400 saying so.
  */
 public final class RecordedModel implements AutoCloseable {
   private final Map<String, String> answers = new LinkedHashMap<>();
@@ -53,8 +54,16 @@ public final class RecordedModel implements AutoCloseable {
     return Reply.text(answer.isEmpty() ? "(no answer)" : answer);
   }
 
-  /** The prediction of the question whose text occurs last in the prompt (the longest on a tie). */
+  /** The prediction of the question the prompt asks (see the class comment); null when none. */
   String answerTo(String prompt) {
+    int line = prompt.lastIndexOf("Question: ");
+    if (line >= 0) {
+      int end = prompt.indexOf('\n', line);
+      String question = prompt.substring(line + "Question: ".length(), end < 0 ? prompt.length() : end).strip();
+      if (answers.containsKey(question) && prompt.indexOf(question, line + "Question: ".length() + question.length()) < 0) {
+        return answers.get(question);
+      }
+    }
     String best = null;
     int bestAt = -1;
     for (String question : answers.keySet()) {
