@@ -54,8 +54,9 @@ public final class BenchRunCommand implements Callable<Integer> {
     w.printf(Locale.ROOT, "run       %7.2f s  (prompts %.2f s, requests %.2f s, evaluation %.2f s, writing %.2f s)%n",
         f.run(), f.prompts(), f.requests(), f.runsEvaluation(), f.writing());
     w.printf(Locale.ROOT, "evaluate  %7.2f s  (same predictions, same JVM)%n", f.evaluate());
-    w.printf(Locale.ROOT, "run's overhead per question: %.2f ms; without the prompts' retrieval (embedding, search): %.2f ms%n",
-        f.overheadMillis(), f.overheadWithoutPromptsMillis());
+    w.printf(Locale.ROOT, "run's overhead per question: %.2f ms (the questions' embeddings cached by the warm-up run);"
+        + " without the prompts' retrieval: %.2f ms; the warm-up (embeddings computed, a cold JVM): %.2f ms%n",
+        f.overheadMillis(), f.overheadWithoutPromptsMillis(), f.firstRunOverheadMillis());
     return 0;
   }
 }

@@ -29,6 +29,8 @@ public final class RunCommand implements Callable<Integer> {
   @ArgGroup(exclusive = false, heading = "Model endpoint (key from the environment):%n")
   EndpointOptions llm = new EndpointOptions();
 
+  @Mixin CacheOptions caching;
+
   @Mixin DatasetOption data;
 
   @Mixin TablesOption schemaFile;
@@ -77,7 +79,8 @@ public final class RunCommand implements Callable<Integer> {
     Path folder = out != null ? out : Path.of("runs", name != null ? name : defaultName());
     ChatEndpoint endpoint = llm.endpoint(System.getenv());
     ModelRun run = new ModelRun(new ModelRun.Settings(data.dataset, schemaFile.tables, caseBank.bank, promptTemplate.template, chosen,
-        fewShot.examples, databases.dir, query.timeout, ruleFiles.rules, folder, workers.parallel, limit, twoStage), endpoint, spec.commandLine().getErr());
+        fewShot.examples, databases.dir, query.timeout, ruleFiles.rules, folder, workers.parallel, limit, twoStage,
+        caching.folder()), endpoint, spec.commandLine().getErr());
     PrintWriter w = spec.commandLine().getOut();
     if (dryRun) {
       run.dryRun(w);

@@ -63,7 +63,8 @@ public final class ModelRun {
    * @param twoStage ask for a draft, choose the examples again by its skeleton, ask again
    */
   public record Settings(Path dataset, Path tables, Path bank, Path template, CaseBank.Policy policy, int k,
-      Path databases, double timeoutSeconds, Path rules, Path out, int parallel, Integer limit, boolean twoStage) {}
+      Path databases, double timeoutSeconds, Path rules, Path out, int parallel, Integer limit, boolean twoStage,
+      Path embeddingCache) {}
 
   /** One question's prompt at one stage, as {@code prompts.jsonl} holds it; {@code key} names its answer. */
   @JsonPropertyOrder({"id", "stage", "key", "db_id", "prompt", "examples", "retrieval"})
@@ -163,7 +164,8 @@ public final class ModelRun {
     List<AnswerLog.Entry> finals = new ArrayList<>();
     double promptSeconds;
     double requestSeconds;
-    try (CaseBank bank = CaseBank.open(settings.bank(), new Embedder()); AnswerLog log = AnswerLog.open(settings.out())) {
+    Embedder embedder = new Embedder(settings.embeddingCache());
+    try (CaseBank bank = CaseBank.open(settings.bank(), embedder); AnswerLog log = AnswerLog.open(settings.out())) {
       if (log.size() > 0 || log.unreadable() > 0) {
         progress.printf(Locale.ROOT, "resuming %s: %d answers in %s are reused%s%n", settings.out(), log.size(), AnswerLog.FILE,
             log.unreadable() == 0 ? "" : " (" + log.unreadable() + " line(s) cut short are asked again)");
@@ -231,6 +233,7 @@ public final class ModelRun {
     double evaluationSeconds = (System.nanoTime() - evaluating) / 1e9;
     long writing = System.nanoTime();
     write(prompts, predictions, outcome, summary(finals, sent.get(), reused.get(), outcome, null));
+    embedder.save(); // the questions' embeddings, for the next run on the split
     Timing timing = new Timing(promptSeconds, requestSeconds, evaluationSeconds, (System.nanoTime() - writing) / 1e9);
     return summary(finals, sent.get(), reused.get(), outcome, timing);
   }
