@@ -26,6 +26,8 @@ public final class RunTemp {
 
   private static final Map<Object, Pending> LIVE = new LinkedHashMap<>();
   private static boolean hooked;
+  /** Set when the shutdown hook has begun: a registration after that is undone at once. */
+  private static boolean stopping;
 
   private RunTemp() {}
 
@@ -46,17 +48,59 @@ public final class RunTemp {
     return Files.createTempDirectory(dir, PREFIX + ProcessHandle.current().pid() + "-");
   }
 
-  /** Removes {@code path} (a file or folder) on exit unless {@link #release}d first. */
+  /**
+   * Removes {@code path} (a file or folder) on exit unless {@link #release}d first. The run's other
+   * threads go on while the shutdown hook runs and may make the folder again (an index writer opening
+   * its directory): it is removed until it stays gone for {@link #SETTLED_MILLIS}, for at most {@link
+   * #GIVE_UP_MILLIS}.
+   */
   public static void register(Path path, String whatIfInterrupted) {
-    register(key(path), () -> deleteQuietly(path), whatIfInterrupted);
+    register(key(path), () -> deleteUntilGone(path), whatIfInterrupted);
+  }
+
+  static final long SETTLED_MILLIS = 200;
+  static final long GIVE_UP_MILLIS = 5_000;
+
+  static void deleteUntilGone(Path path) {
+    long giveUp = System.nanoTime() + GIVE_UP_MILLIS * 1_000_000;
+    long goneSince = -1;
+    while (System.nanoTime() < giveUp) {
+      deleteQuietly(path);
+      if (Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
+        goneSince = -1;
+      } else if (goneSince < 0) {
+        goneSince = System.nanoTime();
+      } else if (System.nanoTime() - goneSince >= SETTLED_MILLIS * 1_000_000) {
+        return;
+      }
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
   }
 
   /** Runs {@code undo} on exit unless {@link #forget}. */
   public static synchronized void register(Object key, Runnable undo, String whatIfInterrupted) {
     key = key instanceof Path path ? key(path) : key;
-    if (!hooked) {
-      Runtime.getRuntime().addShutdownHook(new Thread(() -> undoAll(System.err), "rolepolicy-temp-cleanup"));
-      hooked = true;
+    try {
+      if (stopping) {
+        throw new IllegalStateException("Shutdown in progress");
+      }
+      if (!hooked) {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+          synchronized (RunTemp.class) {
+            stopping = true;
+          }
+          undoAll(System.err);
+        }, "rolepolicy-temp-cleanup"));
+        hooked = true;
+      }
+    } catch (IllegalStateException shuttingDown) { // too late for the hook: undone at once
+      undo.run();
+      throw shuttingDown;
     }
     LIVE.put(key, new Pending(undo, whatIfInterrupted));
   }

@@ -82,4 +82,25 @@ class RunTempTest {
     assertEquals("new", Files.readString(dir.resolve("dev.json")));
     assertEquals("new", Files.readString(dir.resolve("policies/a.json")));
   }
+
+  @Test
+  void aFolderAnotherThreadMakesAgainIsRemovedOnceThatThreadStops() throws Exception {
+    Path building = dir.resolve(".bank.building");
+    Thread writer = new Thread(() -> { // an index writer that opens its directory again for 300 ms
+      long end = System.nanoTime() + 300_000_000L;
+      while (System.nanoTime() < end) {
+        try {
+          Files.createDirectories(building.resolve("index/specific"));
+          Thread.sleep(5);
+        } catch (Exception e) {
+          return;
+        }
+      }
+    });
+    writer.start();
+    Thread.sleep(50);
+    RunTemp.deleteUntilGone(building);
+    writer.join();
+    assertFalse(Files.exists(building), "made again after it was removed");
+  }
 }
