@@ -49,7 +49,12 @@ public final class CaseBank implements AutoCloseable {
     /** Skeleton cases only, never a specific one. */
     SKELETON_ONLY,
     /** Same-database specific cases when the best clears its threshold, else skeletons above theirs, else none. */
-    TIERED
+    TIERED,
+    /**
+     * As {@link #TIERED}, the skeleton tier's examples chosen by a vote of the nearest candidates'
+     * skeletons: the winner's cases first, nearest first, then the others.
+     */
+    SKELETON_VOTE
   }
 
   /** One retrieved case: its type ({@code specific} or {@code skeleton}) and cosine similarity. */
@@ -252,7 +257,7 @@ public final class CaseBank implements AutoCloseable {
   /** As {@link #retrieve}, never returning the cases whose ids are in {@code exclude}. */
   Retrieval retrieve(String question, String dbId, Schema schema, Policy policy, int k, Set<String> exclude) {
     Thresholds t = meta.thresholds();
-    if (policy == Policy.TIERED) {
+    if (policy == Policy.TIERED || policy == Policy.SKELETON_VOTE) {
       // a database without cases needs no embedding of the question (Spider dev: none of its databases is in train)
       List<Hit> same = hasCases(dbId) ? sameDatabase(embedder.embed(question), dbId, Math.max(k, CANDIDATES), exclude) : List.of();
       if (!same.isEmpty() && same.get(0).cosine() >= t.specific()) {
@@ -264,7 +269,7 @@ public final class CaseBank implements AutoCloseable {
           : String.format(Locale.ROOT, "same database: best cosine %.3f < %.3f", same.get(0).cosine(), t.specific());
       List<Hit> skeletons = skeletons(embedder.embed(QuestionMasker.mask(question, schema)), Math.max(k, CANDIDATES), exclude);
       if (!skeletons.isEmpty() && skeletons.get(0).cosine() >= t.skeleton()) {
-        Selection s = select(skeletons, k, refuseRate);
+        Selection s = policy == Policy.SKELETON_VOTE ? byVote(skeletons, k, VOTERS, Case::skeleton) : select(skeletons, k, refuseRate);
         return new Retrieval(SKELETON, s.hits(), first + String.format(Locale.ROOT,
             "; skeletons: best cosine %.3f >= %.3f", skeletons.get(0).cosine(), t.skeleton()) + s.why());
       }
@@ -278,6 +283,38 @@ public final class CaseBank implements AutoCloseable {
     Selection s = select(skeletons, k, refuseRate);
     return new Retrieval(SKELETON, s.hits(),
         String.format(Locale.ROOT, "skeletons only: best cosine %.3f", skeletons.get(0).cosine()) + s.why());
+  }
+
+  /** How many nearest skeleton candidates vote on the target's skeleton. */
+  static final int VOTERS = 10;
+
+  /**
+   * The skeleton the first {@code voters} candidates vote for, each with its cosine as weight; a tie
+   * goes to the skeleton whose smallest case id comes first.
+   */
+  static String vote(List<Hit> candidates, int voters, java.util.function.Function<Case, String> skeleton) {
+    java.util.Map<String, Double> weight = new java.util.HashMap<>();
+    java.util.Map<String, String> firstId = new java.util.HashMap<>();
+    for (Hit h : candidates.subList(0, Math.min(voters, candidates.size()))) {
+      String s = skeleton.apply(h.kase());
+      weight.merge(s, h.cosine(), Double::sum);
+      firstId.merge(s, h.kase().id(), (a, b) -> a.compareTo(b) <= 0 ? a : b);
+    }
+    return weight.keySet().stream()
+        .min(java.util.Comparator.comparing((String s) -> -weight.get(s)).thenComparing(firstId::get))
+        .orElse(null);
+  }
+
+  /** The candidates whose skeleton won the vote first, then the others, each group in candidate order; at most k. */
+  static Selection byVote(List<Hit> candidates, int k, int voters, java.util.function.Function<Case, String> skeleton) {
+    String winner = vote(candidates, voters, skeleton);
+    List<Hit> ordered = new ArrayList<>();
+    candidates.stream().filter(h -> skeleton.apply(h.kase()).equals(winner)).forEach(ordered::add);
+    long won = ordered.size();
+    candidates.stream().filter(h -> !skeleton.apply(h.kase()).equals(winner)).forEach(ordered::add);
+    return new Selection(ordered.subList(0, Math.min(k, ordered.size())), String.format(Locale.ROOT,
+        "; skeleton vote of the %d nearest: %d of %d candidates have the winner", Math.min(voters, candidates.size()),
+        won, candidates.size()));
   }
 
   /** The examples chosen among the candidates, and what the REFUSE cap did ("" when nothing). */
@@ -335,6 +372,41 @@ public final class CaseBank implements AutoCloseable {
   /** The nearest skeleton cases by masked question, any database. */
   List<Hit> skeletons(float[] maskedVector, int k, Set<String> exclude) {
     return search(skeletonCases, maskedVector, new BooleanQuery.Builder(), k, exclude, SKELETON);
+  }
+
+  /** The skeleton cases by BM25 over the words of their masked questions (a candidate of the benchmark). */
+  List<Hit> skeletonsByWords(String masked, int k) {
+    Query q = new org.apache.lucene.util.QueryBuilder(new org.apache.lucene.analysis.standard.StandardAnalyzer())
+        .createBooleanQuery("masked", masked);
+    if (q == null) {
+      return List.of();
+    }
+    try {
+      List<Hit> hits = new ArrayList<>();
+      for (ScoreDoc d : skeletonCases.searcher().search(q, k).scoreDocs) {
+        Case c = JSON.readValue(skeletonCases.searcher().storedFields().document(d.doc).get("case"), Case.class);
+        hits.add(new Hit(SKELETON, d.score, c));
+      }
+      return hits;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Reciprocal rank fusion (constant 60) of two rankings; ties by case id; the first ranking's hits kept. */
+  static List<Hit> fuse(List<Hit> a, List<Hit> b, int k) {
+    java.util.Map<String, Double> score = new java.util.HashMap<>();
+    java.util.Map<String, Hit> hit = new java.util.HashMap<>();
+    for (List<Hit> ranking : List.of(a, b)) {
+      for (int i = 0; i < ranking.size(); i++) {
+        Hit h = ranking.get(i);
+        score.merge(h.kase().id(), 1.0 / (61 + i), Double::sum);
+        hit.putIfAbsent(h.kase().id(), h);
+      }
+    }
+    return hit.values().stream()
+        .sorted(java.util.Comparator.comparing((Hit h) -> -score.get(h.kase().id())).thenComparing(h -> h.kase().id()))
+        .limit(k).toList();
   }
 
   /** The nearest specific cases by plain question, any database (a baseline of the benchmark). */

@@ -26,7 +26,10 @@ public final class RetrievalBench {
   private final List<Case> cases;
   private final DraftSelection drafts;
 
-  public RetrievalBench(CaseBank bank, Map<String, Schema> schemas) {
+  private final ValueLinker values;
+
+  public RetrievalBench(CaseBank bank, Map<String, Schema> schemas, ValueLinker values) {
+    this.values = values;
     this.bank = bank;
     this.schemas = schemas;
     this.cases = bank.cases();
@@ -58,6 +61,26 @@ public final class RetrievalBench {
       CaseBank.Retrieval tiered = bank.retrieve(t.question(), t.dbId(), schema, CaseBank.Policy.TIERED, kMax);
       retrievalMillis.add((System.nanoTime() - start) / 1e6);
       add(picks, "tiered", ids(tiered.hits()));
+      add(picks, "tiered + skeleton vote", ids(bank.retrieve(t.question(), t.dbId(), schema, CaseBank.Policy.SKELETON_VOTE, kMax).hits()));
+      List<CaseBank.Hit> nearest = bank.skeletons(masked, CaseBank.CANDIDATES, Set.of());
+      for (int n : new int[] {3, 5, 20, 40}) {
+        add(picks, "EXP vote N=" + n, ids(CaseBank.byVote(nearest, kMax, n, Case::skeleton).hits()));
+      }
+      for (int n : new int[] {5, 10, 20}) {
+        add(picks, "EXP vote DAIL key N=" + n, ids(CaseBank.byVote(nearest, kMax, n, c -> drafts.skeletonOf(c.id())).hits()));
+      }
+      List<CaseBank.Hit> fused = CaseBank.fuse(nearest,
+          bank.skeletonsByWords(QuestionMasker.mask(t.question(), schema), CaseBank.CANDIDATES), CaseBank.CANDIDATES);
+      add(picks, "EXP BM25+vector RRF", ids(fused.subList(0, Math.min(kMax, fused.size()))));
+      add(picks, "EXP BM25+vector RRF + vote", ids(CaseBank.byVote(fused, kMax, CaseBank.VOTERS, Case::skeleton).hits()));
+      if (values != null) {
+        float[] linked = embedder.embed(QuestionMasker.mask(t.question(), schema, values.linked(t.question(), t.dbId(), schema)));
+        List<CaseBank.Hit> linkedNearest = bank.skeletons(linked, CaseBank.CANDIDATES, Set.of());
+        add(picks, "EXP value-linked masked", ids(linkedNearest.subList(0, Math.min(kMax, linkedNearest.size()))));
+        add(picks, "EXP value-linked + vote", ids(CaseBank.byVote(linkedNearest, kMax, CaseBank.VOTERS, Case::skeleton).hits()));
+      }
+      String oracle = QuerySimilarity.dailSkeleton(t.goldSql(), schema);
+      add(picks, "EXP oracle gold draft", ids(drafts.byDraft(nearest, oracle, kMax)));
       if (withDrafts) {
         add(picks, "masked question + draft SQL", t.draftSql() == null ? List.of()
             : ids(drafts.byDraft(bank.skeletons(masked, DraftSelection.CANDIDATES, Set.of()),

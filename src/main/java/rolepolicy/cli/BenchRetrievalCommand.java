@@ -63,7 +63,7 @@ public final class BenchRetrievalCommand implements Callable<Integer> {
     PrintWriter w = spec.commandLine().getOut();
     try (CaseBank cases = CaseBank.open(caseBank.bank, new Embedder())) {
       long start = System.nanoTime();
-      RetrievalBench bench = new RetrievalBench(cases, schemas);
+      RetrievalBench bench = new RetrievalBench(cases, schemas, new rolepolicy.casebank.ValueLinker(java.nio.file.Path.of(System.getProperty("databases", "../shared/spider/database"))));
       List<Double> millis = new ArrayList<>();
       List<RetrievalBench.Row> rows = bench.run(targets, new int[] {1, 3, 5}, seed, millis);
       double total = (System.nanoTime() - start) / 1e9;
