@@ -51,8 +51,8 @@ public final class CaseBank implements AutoCloseable {
     /** Same-database specific cases when the best clears its threshold, else skeletons above theirs, else none. */
     TIERED,
     /**
-     * As {@link #TIERED}, the skeleton tier's examples chosen by a vote of the nearest candidates'
-     * skeletons: the winner's cases first, nearest first, then the others.
+     * The tiers of {@link #TIERED}; the skeleton tier's examples chosen by {@link DraftSelection}: the
+     * candidates' skeletons vote on the target's, the examples nearest to it in skeleton come first.
      */
     SKELETON_VOTE
   }
@@ -269,7 +269,7 @@ public final class CaseBank implements AutoCloseable {
           : String.format(Locale.ROOT, "same database: best cosine %.3f < %.3f", same.get(0).cosine(), t.specific());
       List<Hit> skeletons = skeletons(embedder.embed(QuestionMasker.mask(question, schema)), Math.max(k, CANDIDATES), exclude);
       if (!skeletons.isEmpty() && skeletons.get(0).cosine() >= t.skeleton()) {
-        Selection s = policy == Policy.SKELETON_VOTE ? byVote(skeletons, k, VOTERS, Case::skeleton) : select(skeletons, k, refuseRate);
+        Selection s = select(skeletons, k, refuseRate);
         return new Retrieval(SKELETON, s.hits(), first + String.format(Locale.ROOT,
             "; skeletons: best cosine %.3f >= %.3f", skeletons.get(0).cosine(), t.skeleton()) + s.why());
       }
@@ -283,38 +283,6 @@ public final class CaseBank implements AutoCloseable {
     Selection s = select(skeletons, k, refuseRate);
     return new Retrieval(SKELETON, s.hits(),
         String.format(Locale.ROOT, "skeletons only: best cosine %.3f", skeletons.get(0).cosine()) + s.why());
-  }
-
-  /** How many nearest skeleton candidates vote on the target's skeleton. */
-  static final int VOTERS = 10;
-
-  /**
-   * The skeleton the first {@code voters} candidates vote for, each with its cosine as weight; a tie
-   * goes to the skeleton whose smallest case id comes first.
-   */
-  static String vote(List<Hit> candidates, int voters, java.util.function.Function<Case, String> skeleton) {
-    java.util.Map<String, Double> weight = new java.util.HashMap<>();
-    java.util.Map<String, String> firstId = new java.util.HashMap<>();
-    for (Hit h : candidates.subList(0, Math.min(voters, candidates.size()))) {
-      String s = skeleton.apply(h.kase());
-      weight.merge(s, h.cosine(), Double::sum);
-      firstId.merge(s, h.kase().id(), (a, b) -> a.compareTo(b) <= 0 ? a : b);
-    }
-    return weight.keySet().stream()
-        .min(java.util.Comparator.comparing((String s) -> -weight.get(s)).thenComparing(firstId::get))
-        .orElse(null);
-  }
-
-  /** The candidates whose skeleton won the vote first, then the others, each group in candidate order; at most k. */
-  static Selection byVote(List<Hit> candidates, int k, int voters, java.util.function.Function<Case, String> skeleton) {
-    String winner = vote(candidates, voters, skeleton);
-    List<Hit> ordered = new ArrayList<>();
-    candidates.stream().filter(h -> skeleton.apply(h.kase()).equals(winner)).forEach(ordered::add);
-    long won = ordered.size();
-    candidates.stream().filter(h -> !skeleton.apply(h.kase()).equals(winner)).forEach(ordered::add);
-    return new Selection(ordered.subList(0, Math.min(k, ordered.size())), String.format(Locale.ROOT,
-        "; skeleton vote of the %d nearest: %d of %d candidates have the winner", Math.min(voters, candidates.size()),
-        won, candidates.size()));
   }
 
   /** The examples chosen among the candidates, and what the REFUSE cap did ("" when nothing). */
@@ -374,7 +342,15 @@ public final class CaseBank implements AutoCloseable {
     return search(skeletonCases, maskedVector, new BooleanQuery.Builder(), k, exclude, SKELETON);
   }
 
-  /** The skeleton cases by BM25 over the words of their masked questions (a candidate of the benchmark). */
+  /**
+   * The skeleton candidates of a masked question: the {@value #CANDIDATES} nearest by vector and the
+   * {@value #CANDIDATES} best by BM25 over the masked questions' words, fused by reciprocal rank.
+   */
+  List<Hit> fusedSkeletons(String maskedQuestion) {
+    return fuse(skeletons(embedder.embed(maskedQuestion), CANDIDATES, Set.of()), skeletonsByWords(maskedQuestion, CANDIDATES), CANDIDATES);
+  }
+
+  /** The skeleton cases by BM25 over the words of their masked questions. */
   List<Hit> skeletonsByWords(String masked, int k) {
     Query q = new org.apache.lucene.util.QueryBuilder(new org.apache.lucene.analysis.standard.StandardAnalyzer())
         .createBooleanQuery("masked", masked);
@@ -393,7 +369,10 @@ public final class CaseBank implements AutoCloseable {
     }
   }
 
-  /** Reciprocal rank fusion (constant 60) of two rankings; ties by case id; the first ranking's hits kept. */
+  /**
+   * Reciprocal rank fusion (constant 60) of two rankings, ties by case id; each hit's score is its
+   * fused score scaled so that first in both is 1.
+   */
   static List<Hit> fuse(List<Hit> a, List<Hit> b, int k) {
     java.util.Map<String, Double> score = new java.util.HashMap<>();
     java.util.Map<String, Hit> hit = new java.util.HashMap<>();
@@ -406,7 +385,7 @@ public final class CaseBank implements AutoCloseable {
     }
     return hit.values().stream()
         .sorted(java.util.Comparator.comparing((Hit h) -> -score.get(h.kase().id())).thenComparing(h -> h.kase().id()))
-        .limit(k).toList();
+        .limit(k).map(h -> new Hit(h.type(), 61 * score.get(h.kase().id()) / 2, h.kase())).toList();
   }
 
   /** The nearest specific cases by plain question, any database (a baseline of the benchmark). */

@@ -26,14 +26,15 @@ public final class RetrievalBench {
   private final List<Case> cases;
   private final DraftSelection drafts;
 
-  private final ValueLinker values;
+  private final boolean linkValues;
 
+  /** {@code values}: links the targets' values to their databases' cells (skeleton_vote), or null. */
   public RetrievalBench(CaseBank bank, Map<String, Schema> schemas, ValueLinker values) {
-    this.values = values;
+    this.linkValues = values != null;
     this.bank = bank;
     this.schemas = schemas;
     this.cases = bank.cases();
-    this.drafts = new DraftSelection(bank, schemas);
+    this.drafts = new DraftSelection(bank, schemas, values);
   }
 
   /** The rows of every method over the targets; {@code seed} draws the random examples. */
@@ -61,26 +62,23 @@ public final class RetrievalBench {
       CaseBank.Retrieval tiered = bank.retrieve(t.question(), t.dbId(), schema, CaseBank.Policy.TIERED, kMax);
       retrievalMillis.add((System.nanoTime() - start) / 1e6);
       add(picks, "tiered", ids(tiered.hits()));
-      add(picks, "tiered + skeleton vote", ids(bank.retrieve(t.question(), t.dbId(), schema, CaseBank.Policy.SKELETON_VOTE, kMax).hits()));
+      add(picks, "skeleton_vote", ids(drafts.retrieve(t.question(), t.dbId(), schema, CaseBank.Policy.SKELETON_VOTE, kMax, null).hits()));
+      // the vote's parts, one at a time (docs/retrieval.md, the ablation)
       List<CaseBank.Hit> nearest = bank.skeletons(masked, CaseBank.CANDIDATES, Set.of());
-      for (int n : new int[] {3, 5, 20, 40}) {
-        add(picks, "EXP vote N=" + n, ids(CaseBank.byVote(nearest, kMax, n, Case::skeleton).hits()));
+      add(picks, "vote over the vector candidates", ids(drafts.bySimilarity(nearest,
+          drafts.medoid(nearest, DraftSelection.VOTERS, DraftSelection.VOTE_POWER), kMax)));
+      String maskedText = QuestionMasker.mask(t.question(), schema);
+      List<CaseBank.Hit> fused = bank.fusedSkeletons(maskedText);
+      add(picks, "BM25 + vector (RRF), no vote", ids(fused.subList(0, Math.min(kMax, fused.size()))));
+      add(picks, "vote over BM25 + vector", ids(drafts.bySimilarity(fused,
+          drafts.medoid(fused, DraftSelection.VOTERS, DraftSelection.VOTE_POWER), kMax)));
+      if (linkValues) {
+        String linked = drafts.masked(t.question(), t.dbId(), schema);
+        List<CaseBank.Hit> linkedNearest = bank.skeletons(embedder.embed(linked), CaseBank.CANDIDATES, Set.of());
+        add(picks, "values linked, vector, no vote", ids(linkedNearest.subList(0, Math.min(kMax, linkedNearest.size()))));
+        List<CaseBank.Hit> linkedFused = bank.fusedSkeletons(linked);
+        add(picks, "values linked, BM25 + vector, no vote", ids(linkedFused.subList(0, Math.min(kMax, linkedFused.size()))));
       }
-      for (int n : new int[] {5, 10, 20}) {
-        add(picks, "EXP vote DAIL key N=" + n, ids(CaseBank.byVote(nearest, kMax, n, c -> drafts.skeletonOf(c.id())).hits()));
-      }
-      List<CaseBank.Hit> fused = CaseBank.fuse(nearest,
-          bank.skeletonsByWords(QuestionMasker.mask(t.question(), schema), CaseBank.CANDIDATES), CaseBank.CANDIDATES);
-      add(picks, "EXP BM25+vector RRF", ids(fused.subList(0, Math.min(kMax, fused.size()))));
-      add(picks, "EXP BM25+vector RRF + vote", ids(CaseBank.byVote(fused, kMax, CaseBank.VOTERS, Case::skeleton).hits()));
-      if (values != null) {
-        float[] linked = embedder.embed(QuestionMasker.mask(t.question(), schema, values.linked(t.question(), t.dbId(), schema)));
-        List<CaseBank.Hit> linkedNearest = bank.skeletons(linked, CaseBank.CANDIDATES, Set.of());
-        add(picks, "EXP value-linked masked", ids(linkedNearest.subList(0, Math.min(kMax, linkedNearest.size()))));
-        add(picks, "EXP value-linked + vote", ids(CaseBank.byVote(linkedNearest, kMax, CaseBank.VOTERS, Case::skeleton).hits()));
-      }
-      String oracle = QuerySimilarity.dailSkeleton(t.goldSql(), schema);
-      add(picks, "EXP oracle gold draft", ids(drafts.byDraft(nearest, oracle, kMax)));
       if (withDrafts) {
         add(picks, "masked question + draft SQL", t.draftSql() == null ? List.of()
             : ids(drafts.byDraft(bank.skeletons(masked, DraftSelection.CANDIDATES, Set.of()),
