@@ -81,16 +81,18 @@ public final class DraftSelection {
   /**
    * The skeleton tier chosen again by a vote: the candidates of the masked question (vector and BM25
    * fused), the skeleton their first {@value #VOTERS} agree on ({@link #medoid}), and the candidates
-   * by query similarity to it.
+   * by query similarity to it, REFUSE examples capped as {@link CaseBank#select} does.
    */
   private CaseBank.Retrieval vote(String question, String dbId, Schema schema, int k, CaseBank.Retrieval tier) {
     List<CaseBank.Hit> candidates = bank.fusedSkeletons(masked(question, dbId, schema));
     String predicted = medoid(candidates, VOTERS, VOTE_POWER);
-    List<CaseBank.Hit> chosen = bySimilarity(candidates, predicted, k);
+    CaseBank.Selection s = CaseBank.select(bySimilarity(candidates, predicted, candidates.size()), k, bank.refuseRate());
+    List<CaseBank.Hit> chosen = s.hits();
     long same = chosen.stream().filter(h -> similarity(predicted, h) == 1.0).count();
     return new CaseBank.Retrieval(tier.type(), chosen, tier.why() + String.format(Locale.ROOT,
         "; skeleton vote of the %d nearest of %d candidates (vector and BM25%s): %d of %d examples have the voted skeleton",
-        Math.min(VOTERS, candidates.size()), candidates.size(), values == null ? "" : ", values linked", same, chosen.size()));
+        Math.min(VOTERS, candidates.size()), candidates.size(), values == null ? "" : ", values linked", same, chosen.size())
+        + s.why());
   }
 
   /** The candidates close to the draft first (in their order), then the rest by similarity to it; at most k. */
