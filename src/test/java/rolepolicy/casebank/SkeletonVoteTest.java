@@ -58,4 +58,11 @@ class SkeletonVoteTest {
     assertEquals("What is the <mask> <mask> of <mask> from <unk>?", QuestionMasker.mask(question, schema, linked));
     assertEquals("What is the <mask> <mask> of <mask> from France?", QuestionMasker.mask(question, schema));
   }
+
+  @Test
+  void aMissingDatabaseFolderIsAClearError() {
+    var e = org.junit.jupiter.api.Assertions.assertThrows(rolepolicy.spider.InputException.class,
+        () -> new ValueLinker(Path.of("no/such/folder")));
+    assertEquals("no/such/folder: database folder not found (--db)", e.getMessage());
+  }
 }
