@@ -49,7 +49,12 @@ public final class CaseBank implements AutoCloseable {
     /** Skeleton cases only, never a specific one. */
     SKELETON_ONLY,
     /** Same-database specific cases when the best clears its threshold, else skeletons above theirs, else none. */
-    TIERED
+    TIERED,
+    /**
+     * The tiers of {@link #TIERED}; the skeleton tier's examples chosen by {@link DraftSelection}: the
+     * candidates' skeletons vote on the target's, the examples nearest to it in skeleton come first.
+     */
+    SKELETON_VOTE
   }
 
   /** One retrieved case: its type ({@code specific} or {@code skeleton}) and cosine similarity. */
@@ -252,7 +257,7 @@ public final class CaseBank implements AutoCloseable {
   /** As {@link #retrieve}, never returning the cases whose ids are in {@code exclude}. */
   Retrieval retrieve(String question, String dbId, Schema schema, Policy policy, int k, Set<String> exclude) {
     Thresholds t = meta.thresholds();
-    if (policy == Policy.TIERED) {
+    if (policy == Policy.TIERED || policy == Policy.SKELETON_VOTE) {
       // a database without cases needs no embedding of the question (Spider dev: none of its databases is in train)
       List<Hit> same = hasCases(dbId) ? sameDatabase(embedder.embed(question), dbId, Math.max(k, CANDIDATES), exclude) : List.of();
       if (!same.isEmpty() && same.get(0).cosine() >= t.specific()) {
@@ -335,6 +340,52 @@ public final class CaseBank implements AutoCloseable {
   /** The nearest skeleton cases by masked question, any database. */
   List<Hit> skeletons(float[] maskedVector, int k, Set<String> exclude) {
     return search(skeletonCases, maskedVector, new BooleanQuery.Builder(), k, exclude, SKELETON);
+  }
+
+  /**
+   * The skeleton candidates of a masked question: the {@value #CANDIDATES} nearest by vector and the
+   * {@value #CANDIDATES} best by BM25 over the masked questions' words, fused by reciprocal rank.
+   */
+  List<Hit> fusedSkeletons(String maskedQuestion) {
+    return fuse(skeletons(embedder.embed(maskedQuestion), CANDIDATES, Set.of()), skeletonsByWords(maskedQuestion, CANDIDATES), CANDIDATES);
+  }
+
+  /** The skeleton cases by BM25 over the words of their masked questions. */
+  List<Hit> skeletonsByWords(String masked, int k) {
+    Query q = new org.apache.lucene.util.QueryBuilder(new org.apache.lucene.analysis.standard.StandardAnalyzer())
+        .createBooleanQuery("masked", masked);
+    if (q == null) {
+      return List.of();
+    }
+    try {
+      List<Hit> hits = new ArrayList<>();
+      for (ScoreDoc d : skeletonCases.searcher().search(q, k).scoreDocs) {
+        Case c = JSON.readValue(skeletonCases.searcher().storedFields().document(d.doc).get("case"), Case.class);
+        hits.add(new Hit(SKELETON, d.score, c));
+      }
+      return hits;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Reciprocal rank fusion (constant 60) of two rankings, ties by case id; each hit's score is its
+   * fused score scaled so that first in both is 1.
+   */
+  static List<Hit> fuse(List<Hit> a, List<Hit> b, int k) {
+    java.util.Map<String, Double> score = new java.util.HashMap<>();
+    java.util.Map<String, Hit> hit = new java.util.HashMap<>();
+    for (List<Hit> ranking : List.of(a, b)) {
+      for (int i = 0; i < ranking.size(); i++) {
+        Hit h = ranking.get(i);
+        score.merge(h.kase().id(), 1.0 / (61 + i), Double::sum);
+        hit.putIfAbsent(h.kase().id(), h);
+      }
+    }
+    return hit.values().stream()
+        .sorted(java.util.Comparator.comparing((Hit h) -> -score.get(h.kase().id())).thenComparing(h -> h.kase().id()))
+        .limit(k).map(h -> new Hit(h.type(), 61 * score.get(h.kase().id()) / 2, h.kase())).toList();
   }
 
   /** The nearest specific cases by plain question, any database (a baseline of the benchmark). */

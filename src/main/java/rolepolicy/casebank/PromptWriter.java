@@ -62,10 +62,11 @@ public final class PromptWriter {
 
   /** The prompt of one question with its examples chosen again by a draft SQL (null: none, as above). */
   public PromptLine prompt(String id, String dbId, String question, Schema schema, Map<String, String> policies, String draft) {
-    if (draft != null && drafts == null) {
-      throw new IllegalStateException("a draft needs a PromptWriter with a DraftSelection");
+    boolean bySkeleton = draft != null || policy == CaseBank.Policy.SKELETON_VOTE;
+    if (bySkeleton && drafts == null) {
+      throw new IllegalStateException("a draft or the skeleton vote needs a PromptWriter with a DraftSelection");
     }
-    CaseBank.Retrieval retrieval = draft == null ? bank.retrieve(question, dbId, schema, policy, k)
+    CaseBank.Retrieval retrieval = !bySkeleton ? bank.retrieve(question, dbId, schema, policy, k)
         : drafts.retrieve(question, dbId, schema, policy, k, draft);
     List<Example> used = new ArrayList<>();
     StringBuilder examples = new StringBuilder();

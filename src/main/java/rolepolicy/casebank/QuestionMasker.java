@@ -78,6 +78,11 @@ public final class QuestionMasker {
     return mask(question, schemaWords(schema), LeakCheck.literalTexts(sql));
   }
 
+  /** A question of the database with the phrases linked to its cell values ({@link ValueLinker}) masked as values too. */
+  public static String mask(String question, Schema schema, List<String> values) {
+    return mask(question, schemaWords(schema), values);
+  }
+
   static String mask(String question, Set<String> schemaWords) {
     return mask(question, schemaWords, List.of());
   }

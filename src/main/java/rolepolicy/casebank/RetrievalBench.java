@@ -26,11 +26,15 @@ public final class RetrievalBench {
   private final List<Case> cases;
   private final DraftSelection drafts;
 
-  public RetrievalBench(CaseBank bank, Map<String, Schema> schemas) {
+  private final boolean linkValues;
+
+  /** {@code values}: links the targets' values to their databases' cells (skeleton_vote), or null. */
+  public RetrievalBench(CaseBank bank, Map<String, Schema> schemas, ValueLinker values) {
+    this.linkValues = values != null;
     this.bank = bank;
     this.schemas = schemas;
     this.cases = bank.cases();
-    this.drafts = new DraftSelection(bank, schemas);
+    this.drafts = new DraftSelection(bank, schemas, values);
   }
 
   /** The rows of every method over the targets; {@code seed} draws the random examples. */
@@ -58,6 +62,23 @@ public final class RetrievalBench {
       CaseBank.Retrieval tiered = bank.retrieve(t.question(), t.dbId(), schema, CaseBank.Policy.TIERED, kMax);
       retrievalMillis.add((System.nanoTime() - start) / 1e6);
       add(picks, "tiered", ids(tiered.hits()));
+      add(picks, "skeleton_vote", ids(drafts.retrieve(t.question(), t.dbId(), schema, CaseBank.Policy.SKELETON_VOTE, kMax, null).hits()));
+      // the vote's parts, one at a time (docs/retrieval.md, the ablation)
+      List<CaseBank.Hit> nearest = bank.skeletons(masked, CaseBank.CANDIDATES, Set.of());
+      add(picks, "vote over the vector candidates", ids(drafts.bySimilarity(nearest,
+          drafts.medoid(nearest, DraftSelection.VOTERS, DraftSelection.VOTE_POWER), kMax)));
+      String maskedText = QuestionMasker.mask(t.question(), schema);
+      List<CaseBank.Hit> fused = bank.fusedSkeletons(maskedText);
+      add(picks, "BM25 + vector (RRF), no vote", ids(fused.subList(0, Math.min(kMax, fused.size()))));
+      add(picks, "vote over BM25 + vector", ids(drafts.bySimilarity(fused,
+          drafts.medoid(fused, DraftSelection.VOTERS, DraftSelection.VOTE_POWER), kMax)));
+      if (linkValues) {
+        String linked = drafts.masked(t.question(), t.dbId(), schema);
+        List<CaseBank.Hit> linkedNearest = bank.skeletons(embedder.embed(linked), CaseBank.CANDIDATES, Set.of());
+        add(picks, "values linked, vector, no vote", ids(linkedNearest.subList(0, Math.min(kMax, linkedNearest.size()))));
+        List<CaseBank.Hit> linkedFused = bank.fusedSkeletons(linked);
+        add(picks, "values linked, BM25 + vector, no vote", ids(linkedFused.subList(0, Math.min(kMax, linkedFused.size()))));
+      }
       if (withDrafts) {
         add(picks, "masked question + draft SQL", t.draftSql() == null ? List.of()
             : ids(drafts.byDraft(bank.skeletons(masked, DraftSelection.CANDIDATES, Set.of()),

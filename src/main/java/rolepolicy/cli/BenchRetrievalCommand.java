@@ -37,6 +37,8 @@ public final class BenchRetrievalCommand implements Callable<Integer> {
 
   @Mixin TablesOption schemaFile;
 
+  @Mixin DatabasesOption databases;
+
   @Mixin CaseBankOption caseBank;
 
   @Option(names = "--draft", paramLabel = "FILE", description = "Draft SQL per question, in evaluate's prediction format (DAIL's selection).")
@@ -63,7 +65,7 @@ public final class BenchRetrievalCommand implements Callable<Integer> {
     PrintWriter w = spec.commandLine().getOut();
     try (CaseBank cases = CaseBank.open(caseBank.bank, new Embedder())) {
       long start = System.nanoTime();
-      RetrievalBench bench = new RetrievalBench(cases, schemas);
+      RetrievalBench bench = new RetrievalBench(cases, schemas, databases.dir == null ? null : new rolepolicy.casebank.ValueLinker(databases.dir));
       List<Double> millis = new ArrayList<>();
       List<RetrievalBench.Row> rows = bench.run(targets, new int[] {1, 3, 5}, seed, millis);
       double total = (System.nanoTime() - start) / 1e9;

@@ -13,15 +13,18 @@ final class FewShotOptions {
   @Option(names = "--examples", paramLabel = "N", defaultValue = "3", description = "Examples per prompt (default: ${DEFAULT-VALUE}).")
   int examples;
 
-  @Option(names = "--policy", paramLabel = "NAME", defaultValue = "tiered",
-      description = "How the examples are chosen: tiered or skeleton_only (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--policy", paramLabel = "NAME", defaultValue = "skeleton_vote",
+      description = "How the examples are chosen: skeleton_vote, tiered or skeleton_only (default: ${DEFAULT-VALUE}; "
+          + "with --db, skeleton_vote links the question's values to the database's cells).")
   String policy;
 
   CaseBank.Policy retrievalPolicy() {
     return switch (policy) {
       case "tiered" -> CaseBank.Policy.TIERED;
       case "skeleton_only" -> CaseBank.Policy.SKELETON_ONLY;
-      default -> throw new ParameterException(command.commandLine(), "--policy must be tiered or skeleton_only, not '" + policy + "'");
+      case "skeleton_vote" -> CaseBank.Policy.SKELETON_VOTE;
+      default -> throw new ParameterException(command.commandLine(),
+          "--policy must be skeleton_vote, tiered or skeleton_only, not '" + policy + "'");
     };
   }
 }

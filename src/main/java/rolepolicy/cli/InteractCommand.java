@@ -425,7 +425,8 @@ public final class InteractCommand implements Callable<Integer> {
       };
     }
     PromptWriter writer = new PromptWriter(cases, PromptTemplate.read(promptTemplate.template, PromptWriter.PLACEHOLDERS),
-        fewShot.retrievalPolicy(), fewShot.examples);
+        fewShot.retrievalPolicy(), fewShot.examples, fewShot.retrievalPolicy() == CaseBank.Policy.SKELETON_VOTE
+            ? new rolepolicy.casebank.DraftSelection(cases, schemas, new rolepolicy.casebank.ValueLinker(databases.dir)) : null);
     return new ModelSource.RoundZero() {
       @Override
       public String answer(InteractQuestion q) {

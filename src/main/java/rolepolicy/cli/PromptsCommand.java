@@ -19,6 +19,7 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 import rolepolicy.casebank.CaseBank;
 import rolepolicy.casebank.DraftSelection;
+import rolepolicy.casebank.ValueLinker;
 import rolepolicy.casebank.Embedder;
 import rolepolicy.casebank.PromptWriter;
 import rolepolicy.evaluate.Evaluator;
@@ -43,6 +44,8 @@ public final class PromptsCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Mixin DatasetOption data;
+
+  @Mixin DatabasesOption databases;
 
   @Mixin TablesOption schemaFile;
 
@@ -76,7 +79,9 @@ public final class PromptsCommand implements Callable<Integer> {
     List<String> drafts = draft == null ? null : PromptWriter.drafts(PredictionReader.read(draft, Evaluator.readDataset(data.dataset)));
     Map<String, Integer> byType = new LinkedHashMap<>();
     try (CaseBank cases = CaseBank.open(caseBank.bank, new Embedder()); AtomicOutput output = new AtomicOutput()) {
-      PromptWriter writer = new PromptWriter(cases, prompt, chosen, fewShot.examples, drafts == null ? null : new DraftSelection(cases, schemas));
+      PromptWriter writer = new PromptWriter(cases, prompt, chosen, fewShot.examples, 
+          drafts == null && chosen != CaseBank.Policy.SKELETON_VOTE ? null
+              : new DraftSelection(cases, schemas, databases.dir == null ? null : new ValueLinker(databases.dir)));
       try (BufferedWriter lines = Files.newBufferedWriter(output.stage(file))) {
         for (int i = 0; i < records.size(); i++) {
           JsonNode r = records.get(i);

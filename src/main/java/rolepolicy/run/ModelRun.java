@@ -138,7 +138,7 @@ public final class ModelRun {
     long total = 0;
     int cached = 0;
     try (CaseBank bank = CaseBank.open(settings.bank(), new Embedder()); AnswerLog log = AnswerLog.open(settings.out())) {
-      PromptWriter writer = new PromptWriter(bank, template, settings.policy(), settings.k());
+      PromptWriter writer = new PromptWriter(bank, template, settings.policy(), settings.k(), selection(bank, schemas, settings));
       for (JsonNode r : records) {
         String prompt = writer.prompt(r, schemas.get(r.path("db_id").asText()), null).prompt();
         total += tokens.count(prompt);
@@ -171,7 +171,7 @@ public final class ModelRun {
             log.unreadable() == 0 ? "" : " (" + log.unreadable() + " line(s) cut short are asked again)");
       }
       PromptWriter writer = new PromptWriter(bank, template, settings.policy(), settings.k(),
-          settings.twoStage() ? new DraftSelection(bank, schemas) : null);
+          selection(bank, schemas, settings));
       Asker asker = new Asker(log, sent, reused);
       ExecutorService pool = Executors.newFixedThreadPool(settings.parallel());
       List<PromptWriter.PromptLine> first = new ArrayList<>();
@@ -391,5 +391,12 @@ public final class ModelRun {
         new BankFile(settings.bank().toString(), meta.source(), meta.cases(), meta.model(), meta.thresholds()),
         new Digested(settings.template().toString(), Digest.sha256(templateText)),
         new Digested(settings.rules().toString(), Digest.rules(settings.rules())), runSettings, answers);
+  }
+
+  /** The selection by skeleton (a draft's, or the vote's), with the values linked when the databases are given. */
+  private static DraftSelection selection(CaseBank bank, Map<String, Schema> schemas, Settings settings) {
+    boolean needed = settings.twoStage() || settings.policy() == CaseBank.Policy.SKELETON_VOTE;
+    return needed ? new DraftSelection(bank, schemas,
+        settings.databases() == null ? null : new rolepolicy.casebank.ValueLinker(settings.databases())) : null;
   }
 }

@@ -184,4 +184,25 @@ class CaseBankTest {
     }
     assertTrue(capped > 10, "retrievals where the cap passed over a REFUSE case: " + capped);
   }
+
+  @Test
+  void theSkeletonVoteGivesKExamplesTheSameOnEveryRunAndSaysSo() {
+    DraftSelection selection = new DraftSelection(bank, TestData.schemas(), new ValueLinker(Path.of("../shared/spider/database")));
+    DraftSelection again = new DraftSelection(bank, TestData.schemas(), new ValueLinker(Path.of("../shared/spider/database")));
+    int checked = 0;
+    for (int i = 0; i < dev.size(); i += 50) {
+      JsonNode q = dev.get(i);
+      String db = q.get("db_id").asText();
+      CaseBank.Retrieval r = selection.retrieve(q.get("question").asText(), db, TestData.schemas().get(db),
+          CaseBank.Policy.SKELETON_VOTE, 3, null);
+      CaseBank.Retrieval s = again.retrieve(q.get("question").asText(), db, TestData.schemas().get(db),
+          CaseBank.Policy.SKELETON_VOTE, 3, null);
+      assertEquals("skeleton", r.type(), r.why());
+      assertEquals(3, r.hits().size(), r.why());
+      assertEquals(r.hits().stream().map(h -> h.kase().id()).toList(), s.hits().stream().map(h -> h.kase().id()).toList());
+      assertTrue(r.why().contains("skeleton vote of the 10 nearest") && r.why().contains("values linked"), r.why());
+      checked++;
+    }
+    assertTrue(checked > 15, "questions checked: " + checked);
+  }
 }
