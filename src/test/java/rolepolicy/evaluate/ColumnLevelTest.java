@@ -139,6 +139,7 @@ class ColumnLevelTest {
 
   /** The fast parser's tree gives the key columns JSqlParser's gives, on every query of Spider's train and dev. */
   @Test
+  @org.junit.jupiter.api.Tag("whole-spider") // 10 s a run: out of PIT's runs
   void keyColumnsOfTheFastParserAreJSqlParsers() throws Exception {
     Map<String, rolepolicy.spider.Schema> schemas = TestData.schemas();
     int compared = 0;
