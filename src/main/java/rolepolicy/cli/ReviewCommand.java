@@ -169,7 +169,7 @@ public final class ReviewCommand implements Callable<Integer> {
   static List<String> closeIds(String id, java.util.Collection<String> ids) {
     record Candidate(String id, int distance) {}
     return ids.stream()
-        .map(other -> new Candidate(other, editDistance(id.toLowerCase(Locale.ROOT), other.toLowerCase(Locale.ROOT))))
+        .map(other -> new Candidate(other, rolepolicy.explain.QuestionLookup.distance(id.toLowerCase(Locale.ROOT), other.toLowerCase(Locale.ROOT))))
         .filter(c -> c.distance() <= 2)
         .sorted(java.util.Comparator.comparingInt(Candidate::distance).thenComparing(Candidate::id))
         .limit(3)
@@ -177,24 +177,6 @@ public final class ReviewCommand implements Callable<Integer> {
         .toList();
   }
 
-  private static int editDistance(String a, String b) {
-    int[] previous = new int[b.length() + 1];
-    int[] current = new int[b.length() + 1];
-    for (int j = 0; j <= b.length(); j++) {
-      previous[j] = j;
-    }
-    for (int i = 1; i <= a.length(); i++) {
-      current[0] = i;
-      for (int j = 1; j <= b.length(); j++) {
-        int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-        current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
-      }
-      int[] swap = previous;
-      previous = current;
-      current = swap;
-    }
-    return previous[b.length()];
-  }
 
   /** Where a database's SQLite file would be; null when no folder of databases is given. */
   private Path sqliteFile(String dbId) {

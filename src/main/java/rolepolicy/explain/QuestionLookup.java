@@ -80,8 +80,8 @@ public final class QuestionLookup {
     }
   }
 
-  /** Levenshtein distance. */
-  static int distance(String a, String b) {
+  /** Levenshtein distance (also review's close database ids). */
+  public static int distance(String a, String b) {
     int[] previous = new int[b.length() + 1];
     int[] current = new int[b.length() + 1];
     for (int j = 0; j <= b.length(); j++) {
