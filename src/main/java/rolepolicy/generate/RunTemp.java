@@ -51,26 +51,31 @@ public final class RunTemp {
   /**
    * Removes {@code path} (a file or folder) on exit unless {@link #release}d first. The run's other
    * threads go on while the shutdown hook runs and may make the folder again (an index writer opening
-   * its directory): it is removed until it stays gone for {@link #SETTLED_MILLIS}, for at most {@link
-   * #GIVE_UP_MILLIS}.
+   * its directory): it is removed until it stays gone for {@link #SETTLED_MILLIS} and {@link
+   * #SETTLED_CHECKS} checks in a row (a pause of the whole process, such as a garbage collection, is
+   * time the other threads did not run), for at most {@link #GIVE_UP_MILLIS}.
    */
   public static void register(Path path, String whatIfInterrupted) {
     register(key(path), () -> deleteUntilGone(path), whatIfInterrupted);
   }
 
   static final long SETTLED_MILLIS = 200;
+  static final int SETTLED_CHECKS = 10;
   static final long GIVE_UP_MILLIS = 5_000;
 
   static void deleteUntilGone(Path path) {
     long giveUp = System.nanoTime() + GIVE_UP_MILLIS * 1_000_000;
     long goneSince = -1;
+    int goneChecks = 0;
     while (System.nanoTime() < giveUp) {
       deleteQuietly(path);
       if (Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
         goneSince = -1;
+        goneChecks = 0;
       } else if (goneSince < 0) {
         goneSince = System.nanoTime();
-      } else if (System.nanoTime() - goneSince >= SETTLED_MILLIS * 1_000_000) {
+        goneChecks = 1;
+      } else if (++goneChecks >= SETTLED_CHECKS && System.nanoTime() - goneSince >= SETTLED_MILLIS * 1_000_000) {
         return;
       }
       try {
