@@ -33,7 +33,9 @@ import rolepolicy.spider.Schema;
  * of the schema), a SELECT alias ({@code AS} is read as a column), {@code IS [NOT] NULL},
  * {@code <>}, and {@code a=b} without spaces (one token).
  *
- * <p>The schema is {@code tables.json}'s, lower-cased, where the script reads each SQLite file's.
+ * <p>The schema is {@code tables.json}'s, lower-cased, where the script reads each SQLite file's (the
+ * same on every database at hand). Checked against the real script, question by question:
+ * ExactMatchScriptReferenceTest.
  */
 public final class SpiderScript {
   /** Why the script's parser fails on a text: the exception it would raise, in words. */

@@ -3,20 +3,13 @@ package rolepolicy.evaluate;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import rolepolicy.TestData;
-import rolepolicy.generate.SpiderRun;
-import rolepolicy.spider.Schema;
-import rolepolicy.spider.SchemaReader;
 
 /**
  * Exact match as Spider's script counts it beside ours on every SQL text at hand: Spider dev's
@@ -49,45 +42,12 @@ class ExactMatchScriptCorpusTest {
   void theScriptsVerdictDiffersFromOursExactlyWhereListed() throws IOException {
     List<String> rows = new ArrayList<>();
     int scored = 0;
-    ExactMatchScorer spider = new ExactMatchScorer(TestData.schemas());
-    for (JsonNode r : SpiderRun.records("dev", "dev.json")) {
-      JsonNode label = r.get("gold_label");
-      if (label.get("type").asText().equals("REFUSE")) {
-        continue;
-      }
-      GoldRecord gold = new GoldRecord(r.get("id").asText(), r.get("db_id").asText(), false,
-          label.get("sql").asText(), r.get("original_sql").asText(), Map.of());
-      add(rows, "spider-dev original", gold.id(), spider.score(gold, gold.originalSql().strip()));
+    Map<String, ExactMatchScorer> scorers = new java.util.HashMap<>();
+    for (ScriptCorpus.Pair pair : ScriptCorpus.pairs()) {
+      ExactMatchScorer scorer =
+          scorers.computeIfAbsent(pair.dataset(), d -> new ExactMatchScorer(ScriptCorpus.schemas(d)));
+      add(rows, pair.source(), pair.gold().id(), scorer.score(pair.gold(), pair.prediction()));
       scored++;
-      int n = 0;
-      for (JsonNode negative : r.get("negative_examples")) {
-        add(rows, "spider-dev negative " + n++, gold.id(), spider.score(gold, negative.get("sql").asText().strip()));
-        scored++;
-      }
-    }
-    Map<String, Schema> kaggle = SchemaReader.read(TestData.kaggleDir().resolve("KaggleDBQA_tables.json"));
-    Map<String, Schema> bird = SchemaReader.read(TestData.birdDir().resolve("dev_tables.json"));
-    List<Path> logs;
-    try (Stream<Path> files = Files.list(TestData.spiderDir().resolveSibling("sphinteract").resolve("logs"))) {
-      logs = files.filter(f -> f.toString().endsWith(".json")).sorted().toList();
-    }
-    for (Path log : logs) {
-      JsonNode run = new ObjectMapper().readTree(log.toFile());
-      Map<String, Schema> schemas = run.get("dataset").asText().equals("bird") ? bird : kaggle;
-      ExactMatchScorer scorer = new ExactMatchScorer(schemas);
-      String name = log.getFileName().toString().replace(".json", "");
-      for (JsonNode record : run.get("records")) {
-        String db = record.get("db_id").asText();
-        if (!schemas.containsKey(db)) {
-          continue;
-        }
-        GoldRecord gold = new GoldRecord(String.valueOf(record.get("index").asInt()), db, false,
-            record.get("gold_sql").asText(), record.get("gold_sql").asText(), Map.of());
-        for (JsonNode entry : record.get("sql_log")) {
-          add(rows, name + " " + entry.get("order").asInt(), gold.id(), scorer.score(gold, entry.get("sql").asText().strip()));
-          scored++;
-        }
-      }
     }
     assertTrue(scored > 5000, "scored " + scored);
     List<String> expected = Files.readAllLines(EXPECTED).stream().filter(l -> !l.startsWith("#")).toList();
