@@ -17,7 +17,8 @@ import rolepolicy.bench.EvaluateBench;
     description = {
       "Benchmark evaluate: whole cold processes through bin/rolepolicy, with the cache empty and warm,",
       "interleaved with the baseline python3 bin/exec-floor.py (gold and predicted SQL executed and compared)",
-      "and the launcher's JVM start; medians and ratios to the baseline. Needs target/rolepolicy.jar."
+      "and the launcher's JVM start (and, with --spider-script, Spider's evaluation.py); medians and ratios.",
+      "Needs target/rolepolicy.jar."
     })
 public final class BenchEvaluateCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -43,6 +44,11 @@ public final class BenchEvaluateCommand implements Callable<Integer> {
   @Option(names = "--before", paramLabel = "DIR", description = "The folder of an earlier build (its bin/rolepolicy and target/): its evaluate runs too, in each round.")
   Path before;
 
+  @Option(names = "--spider-script", paramLabel = "DIR", description = {
+      "Folder with Spider's evaluation.py and process_sql.py (not part of this project; needs NLTK): the script",
+      "runs too, in each round, through bin/spider-script.py, on the questions it can score."})
+  Path spiderScript;
+
   @Option(names = "--work", paramLabel = "DIR", description = "Folder for inputs, caches and outputs (default: a temporary folder, removed).")
   Path work;
 
@@ -52,6 +58,6 @@ public final class BenchEvaluateCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "--runs must be at least 1");
     }
     return new EvaluateBench(new EvaluateBench.Settings(data.dataset, schemaFile.tables, databases, ruleFiles.rules, predictions, launcher,
-        Path.of("bin", "exec-floor.py"), before, runs, work)).run(spec.commandLine().getOut());
+        Path.of("bin", "exec-floor.py"), before, runs, work, spiderScript, Path.of("bin", "spider-script.py"))).run(spec.commandLine().getOut());
   }
 }

@@ -18,6 +18,7 @@ import rolepolicy.db.SqliteRunner;
 import rolepolicy.engine.RuleBase;
 import rolepolicy.evaluate.EvaluationCache;
 import rolepolicy.evaluate.Evaluation;
+import rolepolicy.evaluate.ExactMatchesAhead;
 import rolepolicy.evaluate.Evaluator;
 import rolepolicy.evaluate.GoldRecord;
 import rolepolicy.evaluate.PredictionReader;
@@ -85,13 +86,15 @@ public final class EvaluateCommand implements Callable<Integer> {
     Phases.mark("dataset and predictions read");
     var schemas = SchemaReader.read(schemaFile.tables);
     Phases.mark("tables.json read");
+    // exact match needs no rules: the model's is worked out while they are built or read
+    ExactMatchesAhead ahead = ExactMatchesAhead.start(schemas, records, predicted);
     EvaluationCache evaluationCache = join(keyed);
     Phases.mark("cache keys (file digests)");
     KieBase rulesBase = join(base);
     Phases.mark("rules built");
     Evaluation.Settings settings = new Evaluation.Settings(data.dataset.toString(), schemas, databases.dir, query.timeout, rulesBase);
     Evaluation.Outcome outcome = Evaluation.score(settings, records, predicted, predictions.toString(),
-        threads != null ? threads : Runtime.getRuntime().availableProcessors(), evaluationCache);
+        threads != null ? threads : Runtime.getRuntime().availableProcessors(), evaluationCache, ahead);
     try (AtomicOutput output = new AtomicOutput()) {
       Evaluation.stage(output, out, outcome);
       output.commit();

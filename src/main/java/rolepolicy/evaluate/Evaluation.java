@@ -54,6 +54,15 @@ public final class Evaluation {
    */
   public static Outcome score(Settings settings, List<GoldRecord> records, List<String> predictions, String predictionsName,
       int threads, EvaluationCache cache) {
+    return score(settings, records, predictions, predictionsName, threads, cache, null);
+  }
+
+  /**
+   * {@link #score(Settings, List, List, String, int, EvaluationCache)} with the model's exact-match
+   * verdicts taken from {@code ahead} (null: none) where it has them.
+   */
+  public static Outcome score(Settings settings, List<GoldRecord> records, List<String> predictions, String predictionsName,
+      int threads, EvaluationCache cache, ExactMatchesAhead ahead) {
     if (settings.databases() != null && !Files.isDirectory(settings.databases())) {
       throw new InputException(settings.databases() + ": database folder not found");
     }
@@ -69,12 +78,16 @@ public final class Evaluation {
         if (runner != null) {
           runners.add(runner);
         }
-        scorers.add(new QuestionScorer(engine, settings.schemas(), runner, true).withCache(cache));
+        scorers.add(new QuestionScorer(engine, settings.schemas(), runner, true).withCache(cache).withAhead(ahead));
       }
       Evaluator evaluator = new Evaluator(scorers, executed);
       model = evaluator.score(records, predictions);
+      scorers.forEach(s -> s.withAhead(null));
       metrics = evaluator.compare(records, model, cache);
     } finally {
+      if (ahead != null) {
+        ahead.stop();
+      }
       runners.forEach(SqliteRunner::close);
     }
     if (cache != null) {

@@ -70,6 +70,15 @@ public final class QuestionScorer {
     return this;
   }
 
+  /** Exact-match verdicts worked out ahead (null: none): taken from there when ready. */
+  private ExactMatchesAhead ahead;
+
+  /** Takes exact-match verdicts from {@code ahead} (null: none) when they are ready there. */
+  QuestionScorer withAhead(ExactMatchesAhead ahead) {
+    this.ahead = ahead;
+    return this;
+  }
+
   /** Whether results carry Spider's exact match. */
   public boolean exactMatch() {
     return exactMatch != null;
@@ -79,7 +88,8 @@ public final class QuestionScorer {
     QuestionResult result = scoreWithoutExactMatch(gold, prediction);
     if (exactMatch != null) {
       long t = Phases.start();
-      result = result.withExactMatch(exactMatch.score(gold, prediction == null ? "" : prediction.strip()));
+      result = result.withExactMatch(ahead != null ? ahead.get(gold, prediction, exactMatch)
+          : exactMatch.score(gold, ExactMatchesAhead.text(prediction)));
       Phases.add("exact match", t);
     }
     return result.withText(gold.question(), result.prediction().equals("SQL") ? prediction.strip() : null);

@@ -17,54 +17,70 @@ import java.util.regex.Pattern;
  * following {@code =}.
  */
 final class SpiderScriptTokens {
-  private record Rule(Pattern pattern, String replacement) {
+  /**
+   * One rule; {@code anyOf}: characters of which every match holds one (null: no such), {@code word}: a
+   * word every match holds, in any case (null: none). A text without them is left as it is, unread.
+   */
+  private record Rule(Pattern pattern, String replacement, String anyOf, String word) {
     String apply(String text) {
+      if (anyOf != null && text.chars().noneMatch(c -> anyOf.indexOf(c) >= 0)
+          || word != null && !text.toLowerCase(Locale.ROOT).contains(word)) {
+        return text;
+      }
       return pattern.matcher(text).replaceAll(replacement);
     }
   }
 
   private static Rule rule(String regex, String replacement) {
-    return new Rule(Pattern.compile(regex), replacement);
+    return new Rule(Pattern.compile(regex), replacement, null, null);
+  }
+
+  private static Rule rule(String regex, String replacement, String anyOf) {
+    return new Rule(Pattern.compile(regex), replacement, anyOf, null);
+  }
+
+  private static Rule word(String regex, String replacement, String word) {
+    return new Rule(Pattern.compile(regex), replacement, null, word);
   }
 
   /** NLTK's rules, in its order: starting quotes, punctuation, brackets, dashes. */
   private static final List<Rule> BEFORE_PADDING = List.of(
-      rule("([«“‘„]|[`]+)", " $1 "),
-      rule("^\"", "``"),
-      rule("(``)", " $1 "),
-      rule("([ (\\[{<])(\"|'{2})", "$1 `` "),
-      rule("(?i)(?<!\\w)(')(?!(?:re|ve|ll|m|t|s|d|n)\\b)(?=\\w)", "$1 "),
-      rule("([^.])(\\.)([\\])}>\"'»”’ ]*)\\s*$", "$1 $2 $3 "),
-      rule("([:,])([^\\d])", " $1 $2"),
-      rule("([:,])$", " $1 "),
-      rule("\\.{2,}", " $0 "),
-      rule("[;@#$%&]", " $0 "),
-      rule("[\\u2012-\\u2015]", " $0 "),
-      rule("([^.])(\\.)([\\])}>\"']*)\\s*$", "$1 $2$3 "),
-      rule("[?!]", " $0 "),
-      rule("([^'])' ", "$1 ' "),
-      rule("[*]", " $0 "),
-      rule("[\\]\\[(){}<>]", " $0 "),
-      rule("--", " -- "));
+      rule("([«“‘„]|[`]+)", " $1 ", "«“‘„`"),
+      rule("^\"", "``", "\""),
+      rule("(``)", " $1 ", "`"),
+      rule("([ (\\[{<])(\"|'{2})", "$1 `` ", "\"'"),
+      rule("(?i)(?<!\\w)(')(?!(?:re|ve|ll|m|t|s|d|n)\\b)(?=\\w)", "$1 ", "'"),
+      rule("([^.])(\\.)([\\])}>\"'»”’ ]*)\\s*$", "$1 $2 $3 ", "."),
+      rule("([:,])([^\\d])", " $1 $2", ":,"),
+      rule("([:,])$", " $1 ", ":,"),
+      rule("\\.{2,}", " $0 ", "."),
+      rule("[;@#$%&]", " $0 ", ";@#$%&"),
+      rule("[\\u2012-\\u2015]", " $0 ", "\u2012\u2013\u2014\u2015"),
+      rule("([^.])(\\.)([\\])}>\"']*)\\s*$", "$1 $2$3 ", "."),
+      rule("[?!]", " $0 ", "?!"),
+      rule("([^'])' ", "$1 ' ", "'"),
+      rule("[*]", " $0 ", "*"),
+      rule("[\\]\\[(){}<>]", " $0 ", "[](){}<>"),
+      rule("--", " -- ", "-"));
 
   /** Ending quotes and contractions, applied to the text padded with a space each side. */
   private static final List<Rule> AFTER_PADDING = List.of(
-      rule("([»”’])", " $1 "),
-      rule("''", " '' "),
-      rule("\"", " '' "),
+      rule("([»”’])", " $1 ", "»”’"),
+      rule("''", " '' ", "'"),
+      rule("\"", " '' ", "\""),
       rule("\\s+", " "),
-      rule("([^' ])('[sS]|'[mM]|'[dD]|') ", "$1 $2 "),
-      rule("([^' ])('ll|'LL|'re|'RE|'ve|'VE|n't|N'T) ", "$1 $2 "),
-      rule("(?i)\\b(can)(not)\\b", " $1 $2 "),
-      rule("(?i)\\b(d)('ye)\\b", " $1 $2 "),
-      rule("(?i)\\b(gim)(me)\\b", " $1 $2 "),
-      rule("(?i)\\b(gon)(na)\\b", " $1 $2 "),
-      rule("(?i)\\b(got)(ta)\\b", " $1 $2 "),
-      rule("(?i)\\b(lem)(me)\\b", " $1 $2 "),
-      rule("(?i)\\b(more)('n)\\b", " $1 $2 "),
-      rule("(?i)\\b(wan)(na)(?=\\s)", " $1 $2 "),
-      rule("(?i) ('t)(is)\\b", " $1 $2 "),
-      rule("(?i) ('t)(was)\\b", " $1 $2 "));
+      rule("([^' ])('[sS]|'[mM]|'[dD]|') ", "$1 $2 ", "'"),
+      rule("([^' ])('ll|'LL|'re|'RE|'ve|'VE|n't|N'T) ", "$1 $2 ", "'"),
+      word("(?i)\\b(can)(not)\\b", " $1 $2 ", "cannot"),
+      rule("(?i)\\b(d)('ye)\\b", " $1 $2 ", "'"),
+      word("(?i)\\b(gim)(me)\\b", " $1 $2 ", "gimme"),
+      word("(?i)\\b(gon)(na)\\b", " $1 $2 ", "gonna"),
+      word("(?i)\\b(got)(ta)\\b", " $1 $2 ", "gotta"),
+      word("(?i)\\b(lem)(me)\\b", " $1 $2 ", "lemme"),
+      rule("(?i)\\b(more)('n)\\b", " $1 $2 ", "'"),
+      word("(?i)\\b(wan)(na)(?=\\s)", " $1 $2 ", "wanna"),
+      rule("(?i) ('t)(is)\\b", " $1 $2 ", "'"),
+      rule("(?i) ('t)(was)\\b", " $1 $2 ", "'"));
 
   private SpiderScriptTokens() {}
 
