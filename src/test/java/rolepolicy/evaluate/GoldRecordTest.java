@@ -38,4 +38,17 @@ class GoldRecordTest {
     assertEquals("dev.json: record #1 (d1) gold_label: missing text field 'sql'",
         error("{\"id\": \"d1\", \"db_id\": \"s\", \"gold_label\": {\"type\": \"SQL\"}, \"column_policies\": {}}"));
   }
+  @Test
+  void aSplitNamesTheRecordThatRepeatsAnIdAndTheOneItRepeats(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws Exception {
+    String record = "{\"id\": \"%s\", \"db_id\": \"s\", \"original_sql\": \"SELECT y FROM t\","
+        + " \"column_policies\": {}, \"gold_label\": {\"type\": \"REFUSE\"}}";
+    java.nio.file.Path split = java.nio.file.Files.writeString(dir.resolve("dev.json"),
+        "[" + String.join(",", record.formatted("a"), record.formatted("b"), record.formatted("c"), record.formatted("b")) + "]");
+    assertEquals(split + ": record #4 repeats the id 'b' of record #2; predictions are matched to records by id",
+        assertThrows(InputException.class, () -> Evaluator.readDataset(split)).getMessage());
+    java.nio.file.Files.writeString(split, "[" + record.formatted("a") + ", {\"id\": \"d\"}]");
+    assertEquals(split + ": record #2 (d): gold_label.type must be SQL or REFUSE",
+        assertThrows(InputException.class, () -> Evaluator.readDataset(split)).getMessage());
+  }
 }
