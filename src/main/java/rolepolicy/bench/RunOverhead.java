@@ -31,8 +31,8 @@ import rolepolicy.spider.SchemaReader;
  */
 public final class RunOverhead {
   /** What to time. */
-  public record Settings(Path dataset, Path tables, Path bank, Path template, Path databases, Path rules, int parallel,
-      int repeats, Integer limit) {}
+  public record Settings(Path dataset, Path tables, Path bank, Path template, CaseBank.Policy policy, int k, Path databases,
+      Path rules, int parallel, int repeats, Integer limit) {}
 
   /**
    * The medians, in seconds, and the overhead per question in milliseconds: run minus evaluate, with
@@ -66,7 +66,7 @@ public final class RunOverhead {
         Path out = work.resolve("run-" + i);
         long start = System.nanoTime();
         ModelRun run = new ModelRun(new ModelRun.Settings(settings.dataset(), settings.tables(), settings.bank(), settings.template(),
-            CaseBank.Policy.TIERED, 3, settings.databases(), 30, settings.rules(), out, settings.parallel(), settings.limit(), false,
+            settings.policy(), settings.k(), settings.databases(), 30, settings.rules(), out, settings.parallel(), settings.limit(), false,
             work.resolve("embeddings")),
             endpoint, new PrintWriter(new StringWriter()));
         ModelRun.Summary s = run.run();

@@ -11,6 +11,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 import rolepolicy.bench.RunOverhead;
+import rolepolicy.casebank.CaseBank;
 
 /** run's own cost per question against an endpoint on 127.0.0.1 that answers at once, next to evaluate's time. */
 @Command(
@@ -29,6 +30,8 @@ public final class BenchRunCommand implements Callable<Integer> {
 
   @Mixin TemplateOption promptTemplate;
 
+  @Mixin FewShotOptions fewShot;
+
   @Mixin DatabasesOption databases;
 
   @Mixin RulesOption ruleFiles;
@@ -43,14 +46,16 @@ public final class BenchRunCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (workers.parallel < 1 || repeats < 1 || limit != null && limit < 1) {
-      throw new ParameterException(spec.commandLine(), "--parallel, --repeats and --limit must be at least 1");
+    if (workers.parallel < 1 || repeats < 1 || fewShot.examples < 1 || limit != null && limit < 1) {
+      throw new ParameterException(spec.commandLine(), "--parallel, --repeats, --examples and --limit must be at least 1");
     }
+    CaseBank.Policy policy = fewShot.retrievalPolicy();
     PrintWriter w = spec.commandLine().getOut();
-    RunOverhead.Figures f = new RunOverhead(new RunOverhead.Settings(data.dataset, schemaFile.tables, caseBank.bank, promptTemplate.template, databases.dir,
-        ruleFiles.rules, workers.parallel, repeats, limit)).measure(spec.commandLine().getErr());
-    w.printf(Locale.ROOT, "%d questions, --parallel %d, an endpoint on 127.0.0.1 that answers at once; medians of %d%n",
-        f.questions(), workers.parallel, repeats);
+    RunOverhead.Figures f = new RunOverhead(new RunOverhead.Settings(data.dataset, schemaFile.tables, caseBank.bank, promptTemplate.template, policy,
+        fewShot.examples, databases.dir, ruleFiles.rules, workers.parallel, repeats, limit)).measure(spec.commandLine().getErr());
+    w.printf(Locale.ROOT, "%d questions, --parallel %d, --policy %s%s, an endpoint on 127.0.0.1 that answers at once; medians of %d%n",
+        f.questions(), workers.parallel, fewShot.policy, fewShot.policy.equals(FewShotOptions.DEFAULT_POLICY) ? " (run's default)" : "",
+        repeats);
     w.printf(Locale.ROOT, "run       %7.2f s  (prompts %.2f s, requests %.2f s, evaluation %.2f s, writing %.2f s)%n",
         f.run(), f.prompts(), f.requests(), f.runsEvaluation(), f.writing());
     w.printf(Locale.ROOT, "evaluate  %7.2f s  (same predictions, same JVM)%n", f.evaluate());

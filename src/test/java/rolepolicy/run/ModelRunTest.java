@@ -332,7 +332,8 @@ class ModelRunTest {
         "--tables", TestData.spiderDir().resolve("tables.json").toString(), "--bank", fixture.bank.toString(),
         "--repeats", "1", "--limit", "4");
     assertEquals(0, r.code(), r.err());
-    assertTrue(r.out().startsWith("4 questions, --parallel 4, an endpoint on 127.0.0.1 that answers at once; medians of 1"), r.out());
+    assertTrue(r.out().startsWith("4 questions, --parallel 4, --policy skeleton_vote (run's default), an endpoint on 127.0.0.1 that answers at once;"
+        + " medians of 1"), r.out());
     assertTrue(r.out().contains("run's overhead per question: "), r.out());
     assertTrue(r.err().contains("warm-up: run ") && r.err().contains("repeat 1: run "), r.err());
   }
