@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.KnnFloatVectorField;
@@ -30,6 +29,7 @@ import org.apache.lucene.search.MatchAllDocsQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.TopScoreDocCollectorManager;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import rolepolicy.generate.DatasetWriter;
@@ -101,23 +101,57 @@ public final class CaseBank implements AutoCloseable {
   private Meta meta;
   private final double refuseRate;
 
-  /** An open index, and its cases read so far by document number (the index never changes while open). */
-  private record Collection(Directory directory, DirectoryReader reader, IndexSearcher searcher,
-      AtomicReferenceArray<Case> cases) {
-    static Collection open(Path dir) throws IOException {
-      Directory d = FSDirectory.open(dir);
-      DirectoryReader r = DirectoryReader.open(d);
-      return new Collection(d, r, new IndexSearcher(r), new AtomicReferenceArray<>(r.maxDoc()));
+  /** An open index, and its cases by document number once read (the index never changes while open). */
+  private static final class Collection {
+    final Directory directory;
+    final DirectoryReader reader;
+    final IndexSearcher searcher;
+    private volatile List<Case> cases;
+
+    private Collection(Directory directory, DirectoryReader reader) {
+      this.directory = directory;
+      this.reader = reader;
+      this.searcher = new IndexSearcher(reader);
     }
 
-    /** The case of a document, read from its stored JSON once (a search returns the same cases again and again). */
+    static Collection open(Path dir) throws IOException {
+      Directory d = FSDirectory.open(dir);
+      return new Collection(d, DirectoryReader.open(d));
+    }
+
+    DirectoryReader reader() {
+      return reader;
+    }
+
+    IndexSearcher searcher() {
+      return searcher;
+    }
+
+    /** The case of a document. */
     Case caseAt(int doc) throws IOException {
-      Case c = cases.get(doc);
-      if (c == null) {
-        c = JSON.readValue(searcher.storedFields().document(doc).get("case"), Case.class);
-        cases.set(doc, c);
+      return cases().get(doc);
+    }
+
+    /**
+     * Every case, by document number, read from its stored JSON on first use: all at once, in order,
+     * each compressed block read once (a run's searches return most of them, again and again).
+     */
+    List<Case> cases() throws IOException {
+      List<Case> all = cases;
+      if (all == null) {
+        synchronized (this) {
+          all = cases;
+          if (all == null) {
+            List<Case> read = new ArrayList<>(reader.maxDoc());
+            var fields = searcher.storedFields();
+            for (int doc = 0; doc < reader.maxDoc(); doc++) {
+              read.add(JSON.readValue(fields.document(doc).get("case"), Case.class));
+            }
+            cases = all = List.copyOf(read);
+          }
+        }
       }
-      return c;
+      return all;
     }
 
     void close() throws IOException {
@@ -411,7 +445,8 @@ public final class CaseBank implements AutoCloseable {
     }
     try {
       List<Hit> hits = new ArrayList<>();
-      for (ScoreDoc d : skeletonCases.searcher().search(q, k).scoreDocs) {
+      // the best k, counting no more hits than that: the same k, found with fewer documents scored
+      for (ScoreDoc d : skeletonCases.searcher().search(q, new TopScoreDocCollectorManager(k, null, k)).scoreDocs) {
         hits.add(new Hit(SKELETON, d.score, skeletonCases.caseAt(d.doc)));
       }
       return hits;
@@ -434,9 +469,11 @@ public final class CaseBank implements AutoCloseable {
         hit.putIfAbsent(h.kase().id(), h);
       }
     }
-    return hit.values().stream()
-        .sorted(java.util.Comparator.comparing((Hit h) -> -score.get(h.kase().id())).thenComparing(h -> h.kase().id()))
-        .limit(k).map(h -> new Hit(h.type(), 61 * score.get(h.kase().id()) / 2, h.kase())).toList();
+    record Scored(Hit hit, double score) {}
+    List<Scored> scored = new ArrayList<>(hit.size());
+    hit.forEach((id, h) -> scored.add(new Scored(h, score.get(id))));
+    scored.sort(java.util.Comparator.comparingDouble((Scored s) -> -s.score()).thenComparing(s -> s.hit().kase().id()));
+    return scored.stream().limit(k).map(s -> new Hit(s.hit().type(), 61 * s.score() / 2, s.hit().kase())).toList();
   }
 
   /** The nearest specific cases by plain question, any database (a baseline of the benchmark). */
@@ -457,11 +494,7 @@ public final class CaseBank implements AutoCloseable {
   /** Every case of the bank, in index order. */
   List<Case> cases() {
     try {
-      List<Case> all = new ArrayList<>();
-      for (int doc = 0; doc < specificCases.reader().maxDoc(); doc++) {
-        all.add(specificCases.caseAt(doc));
-      }
-      return all;
+      return specificCases.cases();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
