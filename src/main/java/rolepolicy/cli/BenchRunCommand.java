@@ -56,12 +56,17 @@ public final class BenchRunCommand implements Callable<Integer> {
     w.printf(Locale.ROOT, "%d questions, --parallel %d, --policy %s%s, an endpoint on 127.0.0.1 that answers at once; medians of %d%n",
         f.questions(), workers.parallel, fewShot.policy, fewShot.policy.equals(FewShotOptions.DEFAULT_POLICY) ? " (run's default)" : "",
         repeats);
-    w.printf(Locale.ROOT, "run       %7.2f s  (prompts %.2f s, requests %.2f s, evaluation %.2f s, writing %.2f s)%n",
-        f.run(), f.prompts(), f.requests(), f.runsEvaluation(), f.writing());
+    w.printf(Locale.ROOT, "run       %7.2f s  (questions %.2f s, their prompts built in %.2f s of the workers' time;"
+        + " evaluation %.2f s, writing %.2f s)%n", f.run(), f.asking(), f.prompts(), f.runsEvaluation(), f.writing());
     w.printf(Locale.ROOT, "evaluate  %7.2f s  (same predictions, same JVM)%n", f.evaluate());
-    w.printf(Locale.ROOT, "run's overhead per question: %.2f ms (the questions' embeddings cached by the warm-up run);"
-        + " without the prompts' retrieval: %.2f ms; the warm-up (embeddings computed, a cold JVM): %.2f ms%n",
-        f.overheadMillis(), f.overheadWithoutPromptsMillis(), f.firstRunOverheadMillis());
+    w.printf(Locale.ROOT, "run       %7.2f s  with its prompts reused from its folder (no retrieval; every request sent)%n",
+        f.reusedPrompts());
+    w.printf(Locale.ROOT, "rerun     %7.2f s  (every prompt and answer reused from its folder)%n", f.rerun());
+    w.printf(Locale.ROOT, "run's overhead per question: %.2f ms (the questions' embeddings and the cases' skeletons cached by the"
+        + " warm-up run); with its prompts reused: %.2f ms; the warm-up (a cold JVM, nothing cached): %.2f ms%n",
+        f.overheadMillis(), f.overheadReusedMillis(), f.firstRunOverheadMillis());
+    w.printf(Locale.ROOT, "in the process's CPU time (every thread, the endpoint's too): %.2f ms; with its prompts reused: %.2f ms%n",
+        f.cpuOverheadMillis(), f.cpuOverheadReusedMillis());
     return 0;
   }
 }
