@@ -134,7 +134,7 @@ public final class DraftSelection {
   private CaseBank.Retrieval vote(String question, String dbId, Schema schema, int k, CaseBank.Tier skeletons) {
     String masked = masked(question, dbId, schema);
     // no value linked and k within the candidates: the tier searched the same vector already
-    List<CaseBank.Hit> candidates = k <= CANDIDATES && masked.equals(QuestionMasker.mask(question, schema))
+    List<CaseBank.Hit> candidates = k <= CANDIDATES && (values == null || masked.equals(QuestionMasker.mask(question, schema)))
         ? bank.fusedSkeletons(masked, skeletons.candidates()) : bank.fusedSkeletons(masked);
     CaseBank.Retrieval tier = skeletons.retrieval();
     String predicted = medoid(candidates, VOTERS, VOTE_POWER);
