@@ -117,9 +117,6 @@ public final class ChatEndpoint {
     this.client = HttpClient.newBuilder()
         .version(HttpClient.Version.HTTP_1_1)
         .connectTimeout(timeout())
-        // the client's steps (headers, body, completion) run where they arise, on its selector thread,
-        // not handed to a pool thread each: less CPU per request; none of them blocks
-        .executor(Runnable::run)
         .build();
   }
 
