@@ -387,6 +387,10 @@ class ModelRunTest {
     assertTrue(r.out().startsWith("4 questions, --parallel 4, --policy skeleton_vote (run's default), an endpoint on 127.0.0.1 that answers at once;"
         + " medians of 1"), r.out());
     assertTrue(r.out().contains("run's overhead per question: "), r.out());
+    // beside it, a run with its prompts reused (no retrieval) and a rerun, and the same in CPU time
+    assertTrue(r.out().contains("with its prompts reused from its folder (no retrieval; every request sent)")
+        && r.out().contains("\nrerun ") && r.out().contains("; with its prompts reused: ")
+        && r.out().contains("in the process's CPU time"), r.out());
     assertTrue(r.err().contains("warm-up: run ") && r.err().contains("repeat 1: run "), r.err());
   }
 }
