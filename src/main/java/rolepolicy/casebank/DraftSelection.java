@@ -140,7 +140,8 @@ public final class DraftSelection {
     String predicted = medoid(candidates, VOTERS, VOTE_POWER);
     CaseBank.Selection s = CaseBank.select(bySimilarity(candidates, predicted, candidates.size()), k, bank.refuseRate());
     List<CaseBank.Hit> chosen = s.hits();
-    long same = chosen.stream().filter(h -> similarity(new QuerySimilarity.Bag(predicted), h) == 1.0).count();
+    QuerySimilarity.Bag predictedTokens = new QuerySimilarity.Bag(predicted);
+    long same = chosen.stream().filter(h -> similarity(predictedTokens, h) == 1.0).count();
     return new CaseBank.Retrieval(tier.type(), chosen, tier.why() + String.format(Locale.ROOT,
         "; skeleton vote of the %d nearest of %d candidates (vector and BM25%s): %d of %d examples have the voted skeleton",
         Math.min(VOTERS, candidates.size()), candidates.size(), values == null ? "" : ", values linked", same, chosen.size())
