@@ -38,11 +38,11 @@ public final class RunOverhead {
       Path rules, int parallel, int repeats, Integer limit) {}
 
   /**
-   * The medians, in seconds: the run and its phases (asking: the questions' prompts and requests; the
-   * prompts' building summed over the workers),
-   * evaluate, the run with its prompts reused, the rerun; the overhead per question in milliseconds:
-   * run minus evaluate, the same with the prompts reused, and the warm-up's; and the same two overheads
-   * in the process's CPU time (all its threads: the endpoint's too), which a loaded machine sways less.
+   * The medians, in seconds: the run and its phases (asking: the questions' prompts and requests;
+   * prompts: their building summed over the workers), evaluate, the run with its prompts reused, the
+   * rerun; the overhead per question in milliseconds: run minus evaluate, the same with the prompts
+   * reused, and the warm-up's; and the same two overheads in the process's CPU time (all its threads:
+   * the endpoint's too), which a loaded machine sways less.
    */
   public record Figures(int questions, double run, double evaluate, double asking, double prompts, double runsEvaluation,
       double writing, double reusedPrompts, double rerun, double overheadMillis, double overheadReusedMillis,
