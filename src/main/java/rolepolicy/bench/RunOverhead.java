@@ -26,20 +26,27 @@ import rolepolicy.spider.SchemaReader;
 /**
  * {@code run}'s own cost per question: a run against a local endpoint that answers at once (each
  * question's original SQL), next to {@code evaluate}'s work on the same predictions, in the same JVM,
- * the two interleaved; medians over the repeats. The warm-up run computes the questions' embeddings
- * into a cache folder of its own, which the timed runs read, as every run after a split's first does.
+ * interleaved; medians over the repeats. Each repeat times four things: a run in a new folder; evaluate;
+ * a run in a new folder holding the first run's prompts (reused: no retrieval, every request sent); and
+ * a rerun in the first run's folder (every prompt and answer reused). The warm-up run computes the
+ * questions' embeddings and the cases' skeletons into a cache folder of its own, which the timed runs
+ * read, as every run after a split's first does.
  */
 public final class RunOverhead {
   /** What to time. */
-  public record Settings(Path dataset, Path tables, Path bank, Path template, Path databases, Path rules, int parallel,
-      int repeats, Integer limit) {}
+  public record Settings(Path dataset, Path tables, Path bank, Path template, CaseBank.Policy policy, int k, Path databases,
+      Path rules, int parallel, int repeats, Integer limit) {}
 
   /**
-   * The medians, in seconds, and the overhead per question in milliseconds: run minus evaluate, with
-   * and without the prompts' retrieval.
+   * The medians, in seconds: the run and its phases (asking: the questions' prompts and requests;
+   * prompts: their building summed over the workers), evaluate, the run with its prompts reused, the
+   * rerun; the overhead per question in milliseconds: run minus evaluate, the same with the prompts
+   * reused, and the warm-up's; and the same two overheads in the process's CPU time (all its threads:
+   * the endpoint's too), which a loaded machine sways less.
    */
-  public record Figures(int questions, double run, double evaluate, double prompts, double requests, double runsEvaluation,
-      double writing, double overheadMillis, double overheadWithoutPromptsMillis, double firstRunOverheadMillis) {}
+  public record Figures(int questions, double run, double evaluate, double asking, double prompts, double runsEvaluation,
+      double writing, double reusedPrompts, double rerun, double overheadMillis, double overheadReusedMillis,
+      double firstRunOverheadMillis, double cpuOverheadMillis, double cpuOverheadReusedMillis) {}
 
   private final Settings settings;
 
@@ -47,13 +54,27 @@ public final class RunOverhead {
     this.settings = settings;
   }
 
-  /** One warm-up pair, then {@code repeats} timed pairs; {@code progress} gets a line per pair. */
+  /** Wall and process CPU seconds of one piece of work. */
+  private record Took(double wall, double cpu) {}
+
+  private static final com.sun.management.OperatingSystemMXBean SYSTEM =
+      (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+
+  private static Took time(Runnable work) {
+    long cpu = SYSTEM.getProcessCpuTime();
+    long wall = System.nanoTime();
+    work.run();
+    return new Took((System.nanoTime() - wall) / 1e9, (SYSTEM.getProcessCpuTime() - cpu) / 1e9);
+  }
+
+  /** One warm-up repeat, then {@code repeats} timed ones; {@code progress} gets a line for each. */
   public Figures measure(PrintWriter progress) {
     List<GoldRecord> records = Evaluator.readDataset(settings.dataset());
     List<String> answers = records.stream().map(r -> "```sql\n" + r.originalSql() + "\n```").toList();
-    List<double[]> pairs = new ArrayList<>(); // run, evaluate, prompts, requests, run's evaluation, writing
+    // run, evaluate, questions, prompts, run's evaluation, writing, run with its prompts reused, rerun; CPU: run, evaluate, reused
+    List<double[]> repeats = new ArrayList<>();
     int questions = 0;
-    double firstRun = 0; // the warm-up: the questions' embeddings computed, as in a split's first run
+    double firstRun = 0; // the warm-up: embeddings and skeletons computed, as in a split's first run
     Path work;
     try {
       work = Files.createTempDirectory("rolepolicy-bench-run");
@@ -64,24 +85,33 @@ public final class RunOverhead {
       ChatEndpoint endpoint = new ChatEndpoint(new ChatEndpoint.Settings(server.baseUrl(), "instant", null, 30, 0), Map.of());
       for (int i = 0; i <= settings.repeats(); i++) {
         Path out = work.resolve("run-" + i);
-        long start = System.nanoTime();
-        ModelRun run = new ModelRun(new ModelRun.Settings(settings.dataset(), settings.tables(), settings.bank(), settings.template(),
-            CaseBank.Policy.TIERED, 3, settings.databases(), 30, settings.rules(), out, settings.parallel(), settings.limit(), false,
-            work.resolve("embeddings")),
-            endpoint, new PrintWriter(new StringWriter()));
-        ModelRun.Summary s = run.run();
-        double runSeconds = (System.nanoTime() - start) / 1e9;
-        questions = s.questions();
-        double evaluateSeconds = evaluate(out.resolve(ModelRun.PREDICTIONS), work.resolve("evaluate-" + i), questions);
-        if (i == 0) {
-          firstRun = (runSeconds - evaluateSeconds) / s.questions() * 1000;
-        } else {
-          pairs.add(new double[] {runSeconds, evaluateSeconds, s.timing().prompts(), s.timing().requests(),
-              s.timing().evaluation(), s.timing().writing()});
+        Path reused = work.resolve("reused-" + i);
+        Path evaluated = work.resolve("evaluate-" + i);
+        ModelRun.Summary[] s = new ModelRun.Summary[3];
+        Took run = time(() -> s[0] = run(endpoint, out, work));
+        questions = s[0].questions();
+        int n = questions;
+        Took evaluate = time(() -> evaluate(out.resolve(ModelRun.PREDICTIONS), evaluated, n));
+        Files.createDirectories(reused);
+        for (String file : List.of(ModelRun.PROMPTS, ModelRun.RUN)) {
+          Files.copy(out.resolve(file), reused.resolve(file));
         }
-        progress.printf(java.util.Locale.ROOT, "%s: run %.2f s (prompts %.2f, requests %.2f, evaluation %.2f), evaluate %.2f s%n",
-            i == 0 ? "warm-up" : "repeat " + i, runSeconds, s.timing().prompts(), s.timing().requests(), s.timing().evaluation(),
-            evaluateSeconds);
+        Took withPrompts = time(() -> s[1] = run(endpoint, reused, work));
+        Took rerun = time(() -> s[2] = run(endpoint, out, work));
+        if (s[1].promptsBuilt() > 0 || s[2].promptsBuilt() > 0 || s[2].sent() > 0) {
+          throw new IllegalStateException("the runs after the first built prompts or sent requests again");
+        }
+        ModelRun.Timing t = s[0].timing();
+        if (i == 0) {
+          firstRun = (run.wall() - evaluate.wall()) / n * 1000;
+        } else {
+          repeats.add(new double[] {run.wall(), evaluate.wall(), t.questions(), t.prompts(), t.evaluation(), t.writing(),
+              withPrompts.wall(), rerun.wall(), run.cpu(), evaluate.cpu(), withPrompts.cpu()});
+        }
+        progress.printf(java.util.Locale.ROOT, "%s: run %.2f s (questions %.2f, prompts %.2f, evaluation %.2f), evaluate %.2f s,"
+            + " prompts reused %.2f s, rerun %.2f s; CPU: run %.2f s, evaluate %.2f s, prompts reused %.2f s%n",
+            i == 0 ? "warm-up" : "repeat " + i, run.wall(), t.questions(), t.prompts(), t.evaluation(), evaluate.wall(),
+            withPrompts.wall(), rerun.wall(), run.cpu(), evaluate.cpu(), withPrompts.cpu());
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -89,14 +119,21 @@ public final class RunOverhead {
       delete(work);
     }
     int n = questions;
-    return new Figures(n, median(pairs, p -> p[0]), median(pairs, p -> p[1]), median(pairs, p -> p[2]), median(pairs, p -> p[3]),
-        median(pairs, p -> p[4]), median(pairs, p -> p[5]), median(pairs, p -> (p[0] - p[1]) / n * 1000),
-        median(pairs, p -> (p[0] - p[2] - p[1]) / n * 1000), firstRun);
+    return new Figures(n, median(repeats, p -> p[0]), median(repeats, p -> p[1]), median(repeats, p -> p[2]),
+        median(repeats, p -> p[3]), median(repeats, p -> p[4]), median(repeats, p -> p[5]), median(repeats, p -> p[6]),
+        median(repeats, p -> p[7]), median(repeats, p -> (p[0] - p[1]) / n * 1000), median(repeats, p -> (p[6] - p[1]) / n * 1000),
+        firstRun, median(repeats, p -> (p[8] - p[9]) / n * 1000), median(repeats, p -> (p[10] - p[9]) / n * 1000));
+  }
+
+  /** {@code run} into a folder, its cache the benchmark's own. */
+  private ModelRun.Summary run(ChatEndpoint endpoint, Path out, Path work) {
+    return new ModelRun(new ModelRun.Settings(settings.dataset(), settings.tables(), settings.bank(), settings.template(),
+        settings.policy(), settings.k(), settings.databases(), 30, settings.rules(), out, settings.parallel(), settings.limit(), false,
+        work.resolve("cache")), endpoint, new PrintWriter(new StringWriter())).run();
   }
 
   /** evaluate's work on a predictions file: read the split and schemas, score, write its two files. */
-  private double evaluate(Path predictions, Path out, int questions) {
-    long start = System.nanoTime();
+  private void evaluate(Path predictions, Path out, int questions) {
     List<GoldRecord> records = Evaluator.readDataset(settings.dataset()).subList(0, questions);
     List<String> predicted = PredictionReader.read(predictions, records);
     Evaluation.Outcome outcome = Evaluation.score(new Evaluation.Settings(settings.dataset().toString(),
@@ -106,7 +143,6 @@ public final class RunOverhead {
       Evaluation.stage(output, out, outcome);
       output.commit();
     }
-    return (System.nanoTime() - start) / 1e9;
   }
 
   private static double median(List<double[]> pairs, java.util.function.ToDoubleFunction<double[]> value) {

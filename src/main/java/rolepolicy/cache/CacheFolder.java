@@ -12,10 +12,10 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * Where the tool keeps what it can compute again (compiled rules, gold results, embeddings): the folder of the
- * system property {@code rolepolicy.cache}, else of the environment variable {@code ROLEPOLICY_CACHE},
- * else {@code $XDG_CACHE_HOME/rolepolicy}, else {@code ~/.cache/rolepolicy}. The value {@code off}
- * turns the cache off. It is on only where the tool runs as a process ({@link #enable}, from
+ * Where the tool keeps what it can compute again (compiled rules, gold results, embeddings, the cases'
+ * DAIL skeletons): the folder of the system property {@code rolepolicy.cache}, else of the environment
+ * variable {@code ROLEPOLICY_CACHE}, else {@code $XDG_CACHE_HOME/rolepolicy}, else
+ * {@code ~/.cache/rolepolicy}. The value {@code off} turns the cache off. It is on only where the tool runs as a process ({@link #enable}, from
  * {@code Main.main}), so that tests and library use compute everything unless they ask for it.
  * Every entry is keyed by a digest of what it was computed from; a stale entry is never read.
  */

@@ -29,6 +29,7 @@ import org.apache.lucene.search.MatchAllDocsQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.TopScoreDocCollectorManager;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import rolepolicy.generate.DatasetWriter;
@@ -95,16 +96,62 @@ public final class CaseBank implements AutoCloseable {
   private final Collection specificCases;
   private final Collection skeletonCases;
   private final Embedder embedder;
+  private final Path dir;
   private final java.util.Map<String, Boolean> databasesWithCases = new java.util.concurrent.ConcurrentHashMap<>();
   private Meta meta;
   private final double refuseRate;
 
-  /** An open index. */
-  private record Collection(Directory directory, DirectoryReader reader, IndexSearcher searcher) {
+  /** An open index, and its cases by document number once read (the index never changes while open). */
+  private static final class Collection {
+    final Directory directory;
+    final DirectoryReader reader;
+    final IndexSearcher searcher;
+    private volatile List<Case> cases;
+
+    private Collection(Directory directory, DirectoryReader reader) {
+      this.directory = directory;
+      this.reader = reader;
+      this.searcher = new IndexSearcher(reader);
+    }
+
     static Collection open(Path dir) throws IOException {
       Directory d = FSDirectory.open(dir);
-      DirectoryReader r = DirectoryReader.open(d);
-      return new Collection(d, r, new IndexSearcher(r));
+      return new Collection(d, DirectoryReader.open(d));
+    }
+
+    DirectoryReader reader() {
+      return reader;
+    }
+
+    IndexSearcher searcher() {
+      return searcher;
+    }
+
+    /** The case of a document. */
+    Case caseAt(int doc) throws IOException {
+      return cases().get(doc);
+    }
+
+    /**
+     * Every case, by document number, read from its stored JSON on first use: all at once, in order,
+     * each compressed block read once (a run's searches return most of them, again and again).
+     */
+    List<Case> cases() throws IOException {
+      List<Case> all = cases;
+      if (all == null) {
+        synchronized (this) {
+          all = cases;
+          if (all == null) {
+            List<Case> read = new ArrayList<>(reader.maxDoc());
+            var fields = searcher.storedFields();
+            for (int doc = 0; doc < reader.maxDoc(); doc++) {
+              read.add(JSON.readValue(fields.document(doc).get("case"), Case.class));
+            }
+            cases = all = List.copyOf(read);
+          }
+        }
+      }
+      return all;
     }
 
     void close() throws IOException {
@@ -113,7 +160,9 @@ public final class CaseBank implements AutoCloseable {
     }
   }
 
-  private CaseBank(Path index, Embedder embedder, Meta meta) throws IOException {
+  private CaseBank(Path dir, Embedder embedder, Meta meta) throws IOException {
+    this.dir = dir;
+    Path index = dir.resolve("index");
     this.specificCases = Collection.open(index.resolve(SPECIFIC));
     this.skeletonCases = Collection.open(index.resolve(SKELETON));
     this.embedder = embedder;
@@ -160,7 +209,7 @@ public final class CaseBank implements AutoCloseable {
       }
       Meta meta = new Meta(source, cases.size(), Embedder.MODEL, thresholds, FORMAT);
       DatasetWriter.write(dir.resolve(META), meta);
-      return new CaseBank(index, embedder, meta);
+      return new CaseBank(dir, embedder, meta);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -224,7 +273,7 @@ public final class CaseBank implements AutoCloseable {
             + (meta.format() == null ? "no format" : "format " + meta.format()) + ", this version reads " + FORMAT
             + "); build it again with the casebank command");
       }
-      return new CaseBank(dir.resolve("index"), embedder, meta);
+      return new CaseBank(dir, embedder, meta);
     } catch (IOException e) {
       throw new InputException(dir + ": cannot read the case bank (" + e.getMessage() + ")", e);
     }
@@ -234,6 +283,24 @@ public final class CaseBank implements AutoCloseable {
   public static void writeThresholds(Path dir, CaseBank bank, Thresholds thresholds) {
     bank.meta = new Meta(bank.meta.source(), bank.meta.cases(), bank.meta.model(), thresholds, FORMAT);
     DatasetWriter.write(dir.resolve(META), bank.meta);
+  }
+
+  /**
+   * SHA-256 of the bank's files: {@code bank.json} and the index, each by name and content (a file's
+   * digest remembered in {@code cacheFolder} while its size and time stay the same; null: read each time).
+   */
+  public String digest(Path cacheFolder) {
+    var sha = rolepolicy.cache.CacheFolder.sha256();
+    try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
+      for (Path file : files.filter(Files::isRegularFile).filter(f -> !f.getFileName().toString().equals("write.lock"))
+          .sorted().toList()) {
+        String entry = dir.relativize(file) + "\0" + rolepolicy.cache.CacheFolder.digest(file, cacheFolder) + "\n";
+        sha.update(entry.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      }
+    } catch (IOException e) {
+      throw new InputException(dir + ": cannot read the case bank (" + InputException.reason(e) + ")", e);
+    }
+    return java.util.HexFormat.of().formatHex(sha.digest());
   }
 
   Embedder embedder() {
@@ -256,33 +323,44 @@ public final class CaseBank implements AutoCloseable {
 
   /** As {@link #retrieve}, never returning the cases whose ids are in {@code exclude}. */
   Retrieval retrieve(String question, String dbId, Schema schema, Policy policy, int k, Set<String> exclude) {
+    return tier(question, dbId, schema, policy, k, exclude).retrieval();
+  }
+
+  /**
+   * A retrieval and the candidates of its tier it was chosen from, nearest first: the {@code max(k,
+   * }{@value #CANDIDATES}{@code )} nearest same-database cases or skeleton cases (none for {@code none}).
+   */
+  record Tier(Retrieval retrieval, List<Hit> candidates) {}
+
+  /** {@link #retrieve}, with the candidates its examples were chosen from. */
+  Tier tier(String question, String dbId, Schema schema, Policy policy, int k, Set<String> exclude) {
     Thresholds t = meta.thresholds();
     if (policy == Policy.TIERED || policy == Policy.SKELETON_VOTE) {
       // a database without cases needs no embedding of the question (Spider dev: none of its databases is in train)
       List<Hit> same = hasCases(dbId) ? sameDatabase(embedder.embed(question), dbId, Math.max(k, CANDIDATES), exclude) : List.of();
       if (!same.isEmpty() && same.get(0).cosine() >= t.specific()) {
         Selection s = select(same, k, refuseRate);
-        return new Retrieval(SPECIFIC, s.hits(), String.format(Locale.ROOT,
-            "same database: best cosine %.3f >= %.3f", same.get(0).cosine(), t.specific()) + s.why());
+        return new Tier(new Retrieval(SPECIFIC, s.hits(), String.format(Locale.ROOT,
+            "same database: best cosine %.3f >= %.3f", same.get(0).cosine(), t.specific()) + s.why()), same);
       }
       String first = same.isEmpty() ? "no case of " + dbId
           : String.format(Locale.ROOT, "same database: best cosine %.3f < %.3f", same.get(0).cosine(), t.specific());
       List<Hit> skeletons = skeletons(embedder.embed(QuestionMasker.mask(question, schema)), Math.max(k, CANDIDATES), exclude);
       if (!skeletons.isEmpty() && skeletons.get(0).cosine() >= t.skeleton()) {
         Selection s = select(skeletons, k, refuseRate);
-        return new Retrieval(SKELETON, s.hits(), first + String.format(Locale.ROOT,
-            "; skeletons: best cosine %.3f >= %.3f", skeletons.get(0).cosine(), t.skeleton()) + s.why());
+        return new Tier(new Retrieval(SKELETON, s.hits(), first + String.format(Locale.ROOT,
+            "; skeletons: best cosine %.3f >= %.3f", skeletons.get(0).cosine(), t.skeleton()) + s.why()), skeletons);
       }
-      return new Retrieval("none", List.of(), first + (skeletons.isEmpty() ? "; no skeleton" : String.format(Locale.ROOT,
-          "; skeletons: best cosine %.3f < %.3f", skeletons.get(0).cosine(), t.skeleton())));
+      return new Tier(new Retrieval("none", List.of(), first + (skeletons.isEmpty() ? "; no skeleton" : String.format(Locale.ROOT,
+          "; skeletons: best cosine %.3f < %.3f", skeletons.get(0).cosine(), t.skeleton()))), List.of());
     }
     List<Hit> skeletons = skeletons(embedder.embed(QuestionMasker.mask(question, schema)), Math.max(k, CANDIDATES), exclude);
     if (skeletons.isEmpty()) {
-      return new Retrieval("none", List.of(), "no skeleton");
+      return new Tier(new Retrieval("none", List.of(), "no skeleton"), List.of());
     }
     Selection s = select(skeletons, k, refuseRate);
-    return new Retrieval(SKELETON, s.hits(),
-        String.format(Locale.ROOT, "skeletons only: best cosine %.3f", skeletons.get(0).cosine()) + s.why());
+    return new Tier(new Retrieval(SKELETON, s.hits(),
+        String.format(Locale.ROOT, "skeletons only: best cosine %.3f", skeletons.get(0).cosine()) + s.why()), skeletons);
   }
 
   /** The examples chosen among the candidates, and what the REFUSE cap did ("" when nothing). */
@@ -347,21 +425,29 @@ public final class CaseBank implements AutoCloseable {
    * {@value #CANDIDATES} best by BM25 over the masked questions' words, fused by reciprocal rank.
    */
   List<Hit> fusedSkeletons(String maskedQuestion) {
-    return fuse(skeletons(embedder.embed(maskedQuestion), CANDIDATES, Set.of()), skeletonsByWords(maskedQuestion, CANDIDATES), CANDIDATES);
+    return fusedSkeletons(maskedQuestion, skeletons(embedder.embed(maskedQuestion), CANDIDATES, Set.of()));
   }
+
+  /** {@link #fusedSkeletons(String)} given the {@value #CANDIDATES} nearest by vector, already searched. */
+  List<Hit> fusedSkeletons(String maskedQuestion, List<Hit> byVector) {
+    return fuse(byVector, skeletonsByWords(maskedQuestion, CANDIDATES), CANDIDATES);
+  }
+
+  /** The masked questions' words, as the index analysed them (the analyser is shared by threads). */
+  private static final org.apache.lucene.util.QueryBuilder WORDS =
+      new org.apache.lucene.util.QueryBuilder(new org.apache.lucene.analysis.standard.StandardAnalyzer());
 
   /** The skeleton cases by BM25 over the words of their masked questions. */
   List<Hit> skeletonsByWords(String masked, int k) {
-    Query q = new org.apache.lucene.util.QueryBuilder(new org.apache.lucene.analysis.standard.StandardAnalyzer())
-        .createBooleanQuery("masked", masked);
+    Query q = WORDS.createBooleanQuery("masked", masked);
     if (q == null) {
       return List.of();
     }
     try {
       List<Hit> hits = new ArrayList<>();
-      for (ScoreDoc d : skeletonCases.searcher().search(q, k).scoreDocs) {
-        Case c = JSON.readValue(skeletonCases.searcher().storedFields().document(d.doc).get("case"), Case.class);
-        hits.add(new Hit(SKELETON, d.score, c));
+      // the best k, counting no more hits than that: the same k, found with fewer documents scored
+      for (ScoreDoc d : skeletonCases.searcher().search(q, new TopScoreDocCollectorManager(k, null, k)).scoreDocs) {
+        hits.add(new Hit(SKELETON, d.score, skeletonCases.caseAt(d.doc)));
       }
       return hits;
     } catch (IOException e) {
@@ -383,9 +469,11 @@ public final class CaseBank implements AutoCloseable {
         hit.putIfAbsent(h.kase().id(), h);
       }
     }
-    return hit.values().stream()
-        .sorted(java.util.Comparator.comparing((Hit h) -> -score.get(h.kase().id())).thenComparing(h -> h.kase().id()))
-        .limit(k).map(h -> new Hit(h.type(), 61 * score.get(h.kase().id()) / 2, h.kase())).toList();
+    record Scored(Hit hit, double score) {}
+    List<Scored> scored = new ArrayList<>(hit.size());
+    hit.forEach((id, h) -> scored.add(new Scored(h, score.get(id))));
+    scored.sort(java.util.Comparator.comparingDouble((Scored s) -> -s.score()).thenComparing(s -> s.hit().kase().id()));
+    return scored.stream().limit(k).map(s -> new Hit(s.hit().type(), 61 * s.score() / 2, s.hit().kase())).toList();
   }
 
   /** The nearest specific cases by plain question, any database (a baseline of the benchmark). */
@@ -393,15 +481,20 @@ public final class CaseBank implements AutoCloseable {
     return search(specificCases, vector, new BooleanQuery.Builder(), k, exclude, SPECIFIC);
   }
 
+  /** The case of an id (as a specific case: with its database and SQL), or null when the bank has none. */
+  Case caseById(String id) {
+    try {
+      ScoreDoc[] found = specificCases.searcher().search(new TermQuery(new Term("id", id)), 1).scoreDocs;
+      return found.length == 0 ? null : specificCases.caseAt(found[0].doc);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** Every case of the bank, in index order. */
   List<Case> cases() {
     try {
-      List<Case> all = new ArrayList<>();
-      var fields = specificCases.searcher().storedFields();
-      for (int doc = 0; doc < specificCases.reader().maxDoc(); doc++) {
-        all.add(JSON.readValue(fields.document(doc).get("case"), Case.class));
-      }
-      return all;
+      return specificCases.cases();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -417,8 +510,7 @@ public final class CaseBank implements AutoCloseable {
     try {
       List<Hit> hits = new ArrayList<>();
       for (ScoreDoc d : in.searcher().search(knn, k).scoreDocs) {
-        Document doc = in.searcher().storedFields().document(d.doc);
-        Case c = JSON.readValue(doc.get("case"), Case.class);
+        Case c = in.caseAt(d.doc);
         hits.add(new Hit(type, 2.0 * d.score - 1.0, type.equals(SPECIFIC) ? c : skeletonOnly(c)));
       }
       return hits;

@@ -1,12 +1,16 @@
 package rolepolicy.casebank;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import rolepolicy.spider.Schema;
 
 /**
@@ -26,26 +30,67 @@ public final class DraftSelection {
   static final double VOTE_POWER = 4;
 
   private final CaseBank bank;
+  private final Map<String, Schema> schemas;
   private final ValueLinker values;
-  private final Map<String, String> caseSkeletons = new HashMap<>();
+  /** Cases' DAIL skeletons by case id, each computed when first asked for: a run needs its candidates' only. */
+  private final Map<String, Shape> shapes = new ConcurrentHashMap<>();
+  private final AtomicInteger computed = new AtomicInteger();
+  private final SkeletonCache cache;
 
-  /** Every case's DAIL skeleton, from its reference SQL and its database's schema. */
+  /** A case's DAIL skeleton, and its tokens for the query similarity. */
+  private record Shape(String skeleton, QuerySimilarity.Bag tokens) {}
+
+  /** Cases' DAIL skeletons from their reference SQL and their databases' schemas. */
   public DraftSelection(CaseBank bank, Map<String, Schema> schemas) {
     this(bank, schemas, null);
   }
 
   /** {@code values}: links a target question's words to its database's cells for the vote, or null. */
   public DraftSelection(CaseBank bank, Map<String, Schema> schemas, ValueLinker values) {
+    this(bank, schemas, values, null);
+  }
+
+  /** {@code cacheFolder}: where the cases' skeletons are kept from one run to the next ({@link #save}), or null. */
+  public DraftSelection(CaseBank bank, Map<String, Schema> schemas, ValueLinker values, Path cacheFolder) {
     this.bank = bank;
+    this.schemas = schemas;
     this.values = values;
-    for (Case c : bank.cases()) {
-      caseSkeletons.put(c.id(), QuerySimilarity.dailSkeleton(c.referenceSql(), schemas.get(c.dbId())));
+    this.cache = cacheFolder == null ? null : new SkeletonCache(cacheFolder, bank, schemas);
+    if (cache != null) {
+      cache.read().forEach((id, skeleton) -> shapes.put(id, new Shape(skeleton, new QuerySimilarity.Bag(skeleton))));
     }
   }
 
   /** A case's DAIL skeleton. */
   String skeletonOf(String caseId) {
-    return caseSkeletons.get(caseId);
+    return shape(caseId).skeleton();
+  }
+
+  private Shape shape(String caseId) {
+    Shape known = shapes.get(caseId);
+    if (known == null) {
+      Case c = bank.caseById(caseId);
+      String skeleton = QuerySimilarity.dailSkeleton(c.referenceSql(), schemas.get(c.dbId()));
+      known = new Shape(skeleton, new QuerySimilarity.Bag(skeleton));
+      if (shapes.putIfAbsent(caseId, known) == null) { // two threads may compute the same: either's is the same
+        computed.incrementAndGet();
+      }
+    }
+    return known;
+  }
+
+  /** How many cases' skeletons were computed here (not read from the cache folder). */
+  int computed() {
+    return computed.get();
+  }
+
+  /** Writes the skeletons to the cache folder when some were computed here; none without a folder. */
+  public void save() {
+    if (cache != null && computed.get() > 0) {
+      Map<String, String> skeletons = new HashMap<>();
+      shapes.forEach((id, shape) -> skeletons.put(id, shape.skeleton()));
+      cache.write(skeletons);
+    }
   }
 
   /**
@@ -53,20 +98,23 @@ public final class DraftSelection {
    * the tier's {@value #CANDIDATES} nearest by the draft's skeleton; no draft: the plain retrieval.
    */
   public CaseBank.Retrieval retrieve(String question, String dbId, Schema schema, CaseBank.Policy policy, int k, String draft) {
-    CaseBank.Retrieval first = bank.retrieve(question, dbId, schema, policy, k);
+    CaseBank.Tier tier = bank.tier(question, dbId, schema, policy, k, Set.of());
+    CaseBank.Retrieval first = tier.retrieval();
     boolean noDraft = draft == null || draft.isBlank();
     if (policy == CaseBank.Policy.SKELETON_VOTE && noDraft && first.type().equals("skeleton")) {
-      return vote(question, dbId, schema, k, first);
+      return vote(question, dbId, schema, k, tier);
     }
     if (noDraft || first.type().equals("none")) {
       return first;
     }
-    List<CaseBank.Hit> candidates = first.type().equals("specific")
+    // the tier's candidates are the same search unless k asked for more
+    List<CaseBank.Hit> candidates = k <= CANDIDATES ? tier.candidates() : first.type().equals("specific")
         ? bank.sameDatabase(bank.embedder().embed(question), dbId, CANDIDATES, Set.of())
         : bank.skeletons(bank.embedder().embed(QuestionMasker.mask(question, schema)), CANDIDATES, Set.of());
     String draftSkeleton = QuerySimilarity.dailSkeleton(draft, schema);
     List<CaseBank.Hit> chosen = byDraft(candidates, draftSkeleton, k);
-    long close = chosen.stream().filter(h -> similarity(draftSkeleton, h) >= THRESHOLD).count();
+    QuerySimilarity.Bag draftTokens = new QuerySimilarity.Bag(draftSkeleton);
+    long close = chosen.stream().filter(h -> similarity(draftTokens, h) >= THRESHOLD).count();
     return new CaseBank.Retrieval(first.type(), chosen, first.why() + String.format(Locale.ROOT,
         "; draft: %d of %d within query similarity %.2f of the draft, among %d candidates", close, chosen.size(),
         THRESHOLD, candidates.size()));
@@ -83,12 +131,17 @@ public final class DraftSelection {
    * fused), the skeleton their first {@value #VOTERS} agree on ({@link #medoid}), and the candidates
    * by query similarity to it, REFUSE examples capped as {@link CaseBank#select} does.
    */
-  private CaseBank.Retrieval vote(String question, String dbId, Schema schema, int k, CaseBank.Retrieval tier) {
-    List<CaseBank.Hit> candidates = bank.fusedSkeletons(masked(question, dbId, schema));
+  private CaseBank.Retrieval vote(String question, String dbId, Schema schema, int k, CaseBank.Tier skeletons) {
+    String masked = masked(question, dbId, schema);
+    // no value linked and k within the candidates: the tier searched the same vector already
+    List<CaseBank.Hit> candidates = k <= CANDIDATES && (values == null || masked.equals(QuestionMasker.mask(question, schema)))
+        ? bank.fusedSkeletons(masked, skeletons.candidates()) : bank.fusedSkeletons(masked);
+    CaseBank.Retrieval tier = skeletons.retrieval();
     String predicted = medoid(candidates, VOTERS, VOTE_POWER);
     CaseBank.Selection s = CaseBank.select(bySimilarity(candidates, predicted, candidates.size()), k, bank.refuseRate());
     List<CaseBank.Hit> chosen = s.hits();
-    long same = chosen.stream().filter(h -> similarity(predicted, h) == 1.0).count();
+    QuerySimilarity.Bag predictedTokens = new QuerySimilarity.Bag(predicted);
+    long same = chosen.stream().filter(h -> similarity(predictedTokens, h) == 1.0).count();
     return new CaseBank.Retrieval(tier.type(), chosen, tier.why() + String.format(Locale.ROOT,
         "; skeleton vote of the %d nearest of %d candidates (vector and BM25%s): %d of %d examples have the voted skeleton",
         Math.min(VOTERS, candidates.size()), candidates.size(), values == null ? "" : ", values linked", same, chosen.size())
@@ -97,12 +150,13 @@ public final class DraftSelection {
 
   /** The candidates close to the draft first (in their order), then the rest by similarity to it; at most k. */
   List<CaseBank.Hit> byDraft(List<CaseBank.Hit> candidates, String draftSkeleton, int k) {
+    Map<CaseBank.Hit, Double> similarity = similarities(candidates, draftSkeleton);
     List<CaseBank.Hit> close = new ArrayList<>();
     List<CaseBank.Hit> rest = new ArrayList<>();
     for (CaseBank.Hit h : candidates) {
-      (similarity(draftSkeleton, h) >= THRESHOLD ? close : rest).add(h);
+      (similarity.get(h) >= THRESHOLD ? close : rest).add(h);
     }
-    rest.sort(Comparator.comparingDouble((CaseBank.Hit h) -> similarity(draftSkeleton, h)).reversed());
+    rest.sort(Comparator.comparingDouble((CaseBank.Hit h) -> similarity.get(h)).reversed());
     close.addAll(rest);
     return close.subList(0, Math.min(k, close.size()));
   }
@@ -113,22 +167,24 @@ public final class DraftSelection {
    * goes to the skeleton of the smallest case id.
    */
   String medoid(List<CaseBank.Hit> candidates, int voters, double power) {
-    return medoid(candidates, voters, power, caseSkeletons::get);
+    return medoid(candidates, voters, power, this::skeletonOf);
   }
 
   static String medoid(List<CaseBank.Hit> candidates, int voters, double power, java.util.function.Function<String, String> skeletonOf) {
     List<CaseBank.Hit> voting = candidates.subList(0, Math.min(voters, candidates.size()));
+    List<String> skeletons = voting.stream().map(h -> skeletonOf.apply(h.kase().id())).toList();
+    List<QuerySimilarity.Bag> tokens = skeletons.stream().map(QuerySimilarity.Bag::new).toList();
     String best = null;
     String bestId = null;
     double bestScore = Double.NEGATIVE_INFINITY;
-    for (CaseBank.Hit h : voting) {
-      String s = skeletonOf.apply(h.kase().id());
+    for (int i = 0; i < voting.size(); i++) {
+      CaseBank.Hit h = voting.get(i);
       double score = 0;
-      for (CaseBank.Hit v : voting) {
-        score += Math.pow(Math.max(v.cosine(), 0), power) * QuerySimilarity.jaccard(s, skeletonOf.apply(v.kase().id()));
+      for (int j = 0; j < voting.size(); j++) {
+        score += Math.pow(Math.max(voting.get(j).cosine(), 0), power) * QuerySimilarity.jaccard(tokens.get(i), tokens.get(j));
       }
       if (score > bestScore + 1e-12 || (Math.abs(score - bestScore) <= 1e-12 && h.kase().id().compareTo(bestId) < 0)) {
-        best = s;
+        best = skeletons.get(i);
         bestId = h.kase().id();
         bestScore = score;
       }
@@ -138,12 +194,23 @@ public final class DraftSelection {
 
   /** The candidates by query similarity to the skeleton, highest first, ties in candidate order; at most k. */
   List<CaseBank.Hit> bySimilarity(List<CaseBank.Hit> candidates, String skeleton, int k) {
+    Map<CaseBank.Hit, Double> similarity = similarities(candidates, skeleton);
     List<CaseBank.Hit> sorted = new ArrayList<>(candidates);
-    sorted.sort(Comparator.comparingDouble((CaseBank.Hit h) -> similarity(skeleton, h)).reversed());
+    sorted.sort(Comparator.comparingDouble((CaseBank.Hit h) -> similarity.get(h)).reversed());
     return sorted.subList(0, Math.min(k, sorted.size()));
   }
 
-  private double similarity(String draftSkeleton, CaseBank.Hit h) {
-    return QuerySimilarity.jaccard(draftSkeleton, caseSkeletons.get(h.kase().id()));
+  /** Each candidate's query similarity to a skeleton, computed once (a sort asks for it again and again). */
+  private Map<CaseBank.Hit, Double> similarities(List<CaseBank.Hit> candidates, String skeleton) {
+    QuerySimilarity.Bag tokens = new QuerySimilarity.Bag(skeleton);
+    Map<CaseBank.Hit, Double> similarity = new IdentityHashMap<>();
+    for (CaseBank.Hit h : candidates) {
+      similarity.put(h, similarity(tokens, h));
+    }
+    return similarity;
+  }
+
+  private double similarity(QuerySimilarity.Bag skeleton, CaseBank.Hit h) {
+    return QuerySimilarity.jaccard(skeleton, shape(h.kase().id()).tokens());
   }
 }

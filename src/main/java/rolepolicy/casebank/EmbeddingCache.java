@@ -60,13 +60,13 @@ final class EmbeddingCache {
         return entries;
       }
       int dimension = in.readInt();
+      byte[] bytes = new byte[4 * dimension];
       for (int n = in.readInt(); n > 0; n--) {
         byte[] text = new byte[in.readInt()];
         in.readFully(text);
+        in.readFully(bytes); // the floats as writeFloat wrote them, big-endian, read in one go
         float[] vector = new float[dimension];
-        for (int i = 0; i < dimension; i++) {
-          vector[i] = in.readFloat();
-        }
+        java.nio.ByteBuffer.wrap(bytes).asFloatBuffer().get(vector);
         entries.put(new String(text, StandardCharsets.UTF_8), vector);
       }
     } catch (IOException | RuntimeException e) {

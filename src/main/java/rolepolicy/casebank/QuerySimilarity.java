@@ -74,21 +74,30 @@ public final class QuerySimilarity {
    * (a multiset), |A ∩ B| / (|A| + |B| − |A ∩ B|).
    */
   public static double jaccard(String skeletonA, String skeletonB) {
-    String[] a = skeletonA.strip().split(" ", -1);
-    String[] b = skeletonB.strip().split(" ", -1);
-    Map<String, Integer> countsB = new HashMap<>();
-    for (String token : b) {
-      countsB.merge(token, 1, Integer::sum);
-    }
-    Map<String, Integer> countsA = new HashMap<>();
-    for (String token : a) {
-      countsA.merge(token, 1, Integer::sum);
-    }
+    return jaccard(new Bag(skeletonA), new Bag(skeletonB));
+  }
+
+  /** {@link #jaccard(String, String)} of skeletons already split: one compared with many is split once. */
+  public static double jaccard(Bag a, Bag b) {
     int shared = 0;
-    for (Map.Entry<String, Integer> entry : countsA.entrySet()) {
-      shared += Math.min(entry.getValue(), countsB.getOrDefault(entry.getKey(), 0));
+    for (Map.Entry<String, Integer> entry : a.counts.entrySet()) {
+      shared += Math.min(entry.getValue(), b.counts.getOrDefault(entry.getKey(), 0));
     }
-    return (double) shared / (a.length + b.length - shared);
+    return (double) shared / (a.size + b.size - shared);
+  }
+
+  /** A skeleton's space-separated tokens counted (a multiset): what {@link #jaccard(Bag, Bag)} compares. */
+  public static final class Bag {
+    private final Map<String, Integer> counts = new HashMap<>();
+    private final int size;
+
+    public Bag(String skeleton) {
+      String[] tokens = skeleton.strip().split(" ", -1);
+      for (String token : tokens) {
+        counts.merge(token, 1, Integer::sum);
+      }
+      size = tokens.length;
+    }
   }
 
   /** The Jaccard similarity of the two queries' DAIL skeletons. */

@@ -11,6 +11,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 import rolepolicy.bench.RunOverhead;
+import rolepolicy.casebank.CaseBank;
 
 /** run's own cost per question against an endpoint on 127.0.0.1 that answers at once, next to evaluate's time. */
 @Command(
@@ -29,6 +30,8 @@ public final class BenchRunCommand implements Callable<Integer> {
 
   @Mixin TemplateOption promptTemplate;
 
+  @Mixin FewShotOptions fewShot;
+
   @Mixin DatabasesOption databases;
 
   @Mixin RulesOption ruleFiles;
@@ -43,20 +46,27 @@ public final class BenchRunCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (workers.parallel < 1 || repeats < 1 || limit != null && limit < 1) {
-      throw new ParameterException(spec.commandLine(), "--parallel, --repeats and --limit must be at least 1");
+    if (workers.parallel < 1 || repeats < 1 || fewShot.examples < 1 || limit != null && limit < 1) {
+      throw new ParameterException(spec.commandLine(), "--parallel, --repeats, --examples and --limit must be at least 1");
     }
+    CaseBank.Policy policy = fewShot.retrievalPolicy();
     PrintWriter w = spec.commandLine().getOut();
-    RunOverhead.Figures f = new RunOverhead(new RunOverhead.Settings(data.dataset, schemaFile.tables, caseBank.bank, promptTemplate.template, databases.dir,
-        ruleFiles.rules, workers.parallel, repeats, limit)).measure(spec.commandLine().getErr());
-    w.printf(Locale.ROOT, "%d questions, --parallel %d, an endpoint on 127.0.0.1 that answers at once; medians of %d%n",
-        f.questions(), workers.parallel, repeats);
-    w.printf(Locale.ROOT, "run       %7.2f s  (prompts %.2f s, requests %.2f s, evaluation %.2f s, writing %.2f s)%n",
-        f.run(), f.prompts(), f.requests(), f.runsEvaluation(), f.writing());
+    RunOverhead.Figures f = new RunOverhead(new RunOverhead.Settings(data.dataset, schemaFile.tables, caseBank.bank, promptTemplate.template, policy,
+        fewShot.examples, databases.dir, ruleFiles.rules, workers.parallel, repeats, limit)).measure(spec.commandLine().getErr());
+    w.printf(Locale.ROOT, "%d questions, --parallel %d, --policy %s%s, an endpoint on 127.0.0.1 that answers at once; medians of %d%n",
+        f.questions(), workers.parallel, fewShot.policy, fewShot.policy.equals(FewShotOptions.DEFAULT_POLICY) ? " (run's default)" : "",
+        repeats);
+    w.printf(Locale.ROOT, "run       %7.2f s  (questions %.2f s, their prompts built in %.2f s of the workers' time;"
+        + " evaluation %.2f s, writing %.2f s)%n", f.run(), f.asking(), f.prompts(), f.runsEvaluation(), f.writing());
     w.printf(Locale.ROOT, "evaluate  %7.2f s  (same predictions, same JVM)%n", f.evaluate());
-    w.printf(Locale.ROOT, "run's overhead per question: %.2f ms (the questions' embeddings cached by the warm-up run);"
-        + " without the prompts' retrieval: %.2f ms; the warm-up (embeddings computed, a cold JVM): %.2f ms%n",
-        f.overheadMillis(), f.overheadWithoutPromptsMillis(), f.firstRunOverheadMillis());
+    w.printf(Locale.ROOT, "run       %7.2f s  with its prompts reused from its folder (no retrieval; every request sent)%n",
+        f.reusedPrompts());
+    w.printf(Locale.ROOT, "rerun     %7.2f s  (every prompt and answer reused from its folder)%n", f.rerun());
+    w.printf(Locale.ROOT, "run's overhead per question: %.2f ms (the questions' embeddings and the cases' skeletons cached by the"
+        + " warm-up run); with its prompts reused: %.2f ms; the warm-up (a cold JVM, nothing cached): %.2f ms%n",
+        f.overheadMillis(), f.overheadReusedMillis(), f.firstRunOverheadMillis());
+    w.printf(Locale.ROOT, "in the process's CPU time (every thread, the endpoint's too): %.2f ms; with its prompts reused: %.2f ms%n",
+        f.cpuOverheadMillis(), f.cpuOverheadReusedMillis());
     return 0;
   }
 }

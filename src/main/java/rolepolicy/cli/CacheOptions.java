@@ -7,7 +7,7 @@ import rolepolicy.cache.CacheFolder;
 /** {@code --cache DIR} and {@code --no-cache}: the tool's cache of results keyed by their inputs. */
 final class CacheOptions {
   @Option(names = "--cache", paramLabel = "DIR",
-      description = "Folder of cached results keyed by their inputs: compiled rules, gold results, embeddings"
+      description = "Folder of cached results keyed by their inputs: compiled rules, gold results, embeddings, the cases' DAIL skeletons"
           + " (default: $ROLEPOLICY_CACHE, else ~/.cache/rolepolicy).")
   Path cache;
 

@@ -6,14 +6,16 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 import rolepolicy.casebank.CaseBank;
 
-/** How many examples a few-shot prompt shows and how they are chosen (prompts, run, interact). */
+/** How many examples a few-shot prompt shows and how they are chosen (prompts, run, interact, bench-run). */
 final class FewShotOptions {
   @Spec(Spec.Target.MIXEE) CommandSpec command;
 
   @Option(names = "--examples", paramLabel = "N", defaultValue = "3", description = "Examples per prompt (default: ${DEFAULT-VALUE}).")
   int examples;
 
-  @Option(names = "--policy", paramLabel = "NAME", defaultValue = "skeleton_vote",
+  static final String DEFAULT_POLICY = "skeleton_vote";
+
+  @Option(names = "--policy", paramLabel = "NAME", defaultValue = DEFAULT_POLICY,
       description = "How the examples are chosen: skeleton_vote, tiered or skeleton_only (default: ${DEFAULT-VALUE}; "
           + "with --db, skeleton_vote links the question's values to the database's cells).")
   String policy;

@@ -91,8 +91,11 @@ public final class RunCommand implements Callable<Integer> {
     w.printf(Locale.ROOT, "%s: %d requests sent, %d answers reused from %s; %d failed%s; %d answers without SQL%n",
         rolepolicy.Plural.of(s.questions(), "question"), s.sent(), s.reused(), folder.resolve(AnswerLog.FILE), s.failed(),
         s.failures().isEmpty() ? "" : " " + s.failures(), s.withoutSql());
-    w.printf(Locale.ROOT, "tokens: %,d prompt, %,d completion; time: prompts %.1f s, requests %.1f s, evaluation %.1f s%n",
-        s.promptTokens(), s.completionTokens(), s.timing().prompts(), s.timing().requests(), s.timing().evaluation());
+    w.printf(Locale.ROOT, "tokens: %,d prompt, %,d completion; prompts: %d built, %d reused from %s%n",
+        s.promptTokens(), s.completionTokens(), s.promptsBuilt(), s.promptsReused(), folder.resolve(ModelRun.PROMPTS));
+    w.printf(Locale.ROOT, "time: questions %.1f s (%d at once; building their prompts took %.1f s of the workers' time),"
+        + " evaluation %.1f s, writing %.1f s%n", s.timing().questions(), workers.parallel, s.timing().prompts(),
+        s.timing().evaluation(), s.timing().writing());
     w.println("wrote " + folder + ": " + String.join(", ", ModelRun.PROMPTS, AnswerLog.FILE, ModelRun.PREDICTIONS,
         Evaluation.METRICS, Evaluation.PER_QUESTION, ModelRun.RUN));
     return 0;

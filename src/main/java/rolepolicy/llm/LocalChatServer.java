@@ -176,9 +176,25 @@ public final class LocalChatServer implements AutoCloseable {
     }
   }
 
-  /** A stand-in token count: the words of a text. */
+  /**
+   * A stand-in token count: the words of a text, as {@code text.strip().split("\\s+").length} counts
+   * them (the runs of characters other than space, tab, line feed, vertical tab, form feed and
+   * carriage return), without a regular expression: a prompt is counted on every request.
+   */
   static int words(String text) {
-    return text == null || text.isBlank() ? 0 : text.strip().split("\\s+").length;
+    if (text == null || text.isBlank()) {
+      return 0;
+    }
+    String stripped = text.strip();
+    int words = 0;
+    boolean inWord = false;
+    for (int i = 0; i < stripped.length(); i++) {
+      char c = stripped.charAt(i);
+      boolean space = c == ' ' || c == '\t' || c == '\n' || c == '\u000B' || c == '\f' || c == '\r';
+      words += !space && !inWord ? 1 : 0;
+      inWord = !space;
+    }
+    return words;
   }
 
   @Override

@@ -24,7 +24,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import rolepolicy.Version;
+import rolepolicy.cache.CacheFolder;
 import rolepolicy.casebank.CaseBank;
 import rolepolicy.casebank.DraftSelection;
 import rolepolicy.casebank.Embedder;
@@ -61,34 +63,44 @@ public final class ModelRun {
    * @param databases SQLite folder for execution match, or null
    * @param limit the first so many questions only, or null for all
    * @param twoStage ask for a draft, choose the examples again by its skeleton, ask again
+   * @param cache the cache folder (embeddings, the cases' skeletons, file digests), or null
    */
   public record Settings(Path dataset, Path tables, Path bank, Path template, CaseBank.Policy policy, int k,
       Path databases, double timeoutSeconds, Path rules, Path out, int parallel, Integer limit, boolean twoStage,
-      Path embeddingCache) {}
+      Path cache) {}
 
   /** One question's prompt at one stage, as {@code prompts.jsonl} holds it; {@code key} names its answer. */
   @JsonPropertyOrder({"id", "stage", "key", "db_id", "prompt", "examples", "retrieval"})
   public record PromptEntry(String id, String stage, String key, @JsonProperty("db_id") String dbId, String prompt,
-      List<PromptWriter.Example> examples, String retrieval) {}
-
-  /** What a run did: the questions, requests sent and answers reused, failures, tokens, and the evaluation. */
-  public record Summary(int questions, int sent, int reused, int failed, Map<String, Integer> failures, int withoutSql,
-      long promptTokens, long completionTokens, Evaluation.Outcome outcome, Timing timing) {}
-
-  /** Where a run's time went, in seconds. */
-  public record Timing(double prompts, double requests, double evaluation, double writing) {
-    public double total() {
-      return prompts + requests + evaluation + writing;
+      List<PromptWriter.Example> examples, String retrieval) {
+    PromptWriter.PromptLine line() {
+      return new PromptWriter.PromptLine(id, dbId, prompt, examples, retrieval);
     }
   }
+
+  /**
+   * What a run did: the questions, requests sent and answers reused, prompts built and reused from the
+   * folder, failures, tokens, and the evaluation.
+   */
+  public record Summary(int questions, int sent, int reused, int promptsBuilt, int promptsReused, int failed,
+      Map<String, Integer> failures, int withoutSql, long promptTokens, long completionTokens, Evaluation.Outcome outcome,
+      Timing timing) {}
+
+  /**
+   * Where a run's time went, in seconds: the questions (each one's prompts built, or reused, and its
+   * requests sent, {@code --parallel} questions at once), of which {@code prompts} is the building summed
+   * over the workers; the evaluation; the writing of the folder.
+   */
+  public record Timing(double questions, double prompts, double evaluation, double writing) {}
 
   /** {@code run.json}. */
   @JsonInclude(JsonInclude.Include.ALWAYS)
   @JsonPropertyOrder({"version", "model", "endpoint", "key_variable", "dataset", "questions", "limit", "tables", "db",
-      "bank", "template", "rules", "settings", "answers"})
+      "bank", "template", "rules", "prompt_inputs", "settings", "answers"})
   record RunFile(String version, String model, String endpoint, @JsonProperty("key_variable") String keyVariable,
       String dataset, int questions, Integer limit, String tables, String db, BankFile bank, Digested template,
-      Digested rules, Map<String, Object> settings, Map<String, Object> answers) {}
+      Digested rules, @JsonProperty("prompt_inputs") String promptInputs, Map<String, Object> settings,
+      Map<String, Object> answers) {}
 
   record BankFile(String path, String source, int cases, String model, CaseBank.Thresholds thresholds) {}
 
@@ -156,44 +168,46 @@ public final class ModelRun {
 
   /** Runs every question, writes the run folder, and says what it did. */
   public Summary run() {
-    long start = System.nanoTime();
     List<GoldRecord> gold = Evaluator.readDataset(settings.dataset()).subList(0, records.size());
     AtomicInteger sent = new AtomicInteger();
     AtomicInteger reused = new AtomicInteger();
     List<PromptEntry> prompts = new ArrayList<>();
     List<AnswerLog.Entry> finals = new ArrayList<>();
-    double promptSeconds;
-    double requestSeconds;
-    Embedder embedder = new Embedder(settings.embeddingCache());
+    Prompts built;
+    String inputs;
+    CaseBank.Meta bankMeta;
+    DraftSelection selection;
+    double questionSeconds;
+    Embedder embedder = new Embedder(settings.cache());
     try (CaseBank bank = CaseBank.open(settings.bank(), embedder); AnswerLog log = AnswerLog.open(settings.out())) {
       if (log.size() > 0 || log.unreadable() > 0) {
         progress.printf(Locale.ROOT, "resuming %s: %d answers in %s are reused%s%n", settings.out(), log.size(), AnswerLog.FILE,
             log.unreadable() == 0 ? "" : " (" + log.unreadable() + " line(s) cut short are asked again)");
       }
-      PromptWriter writer = new PromptWriter(bank, template, settings.policy(), settings.k(),
-          selection(bank, schemas, settings));
+      bankMeta = bank.meta();
+      inputs = promptInputs(bank);
+      List<List<PromptEntry>> earlier = RunFolder.prompts(settings.out(), inputs);
+      if (earlier != null) {
+        progress.printf(Locale.ROOT, "reusing the prompts in %s: their inputs are unchanged%n", settings.out().resolve(PROMPTS));
+      } else if (Files.exists(settings.out().resolve(PROMPTS))) {
+        progress.printf(Locale.ROOT, "building the prompts again: %s was written from other inputs (%s records them)%n",
+            settings.out().resolve(PROMPTS), RUN);
+      }
+      selection = selection(bank, schemas, settings);
+      built = new Prompts(new PromptWriter(bank, template, settings.policy(), settings.k(), selection),
+          earlier == null ? List.of() : earlier);
       Asker asker = new Asker(log, sent, reused);
       ExecutorService pool = Executors.newFixedThreadPool(settings.parallel());
-      List<PromptWriter.PromptLine> first = new ArrayList<>();
-      long asking;
+      long start = System.nanoTime();
       try {
-        // the retrieval runs on the pool too: the embedder and the index searcher are thread-safe
-        List<Future<PromptWriter.PromptLine>> lines = new ArrayList<>();
-        for (JsonNode r : records) {
-          lines.add(pool.submit(() -> writer.prompt(r, schemas.get(r.path("db_id").asText()), null)));
-        }
-        for (Future<PromptWriter.PromptLine> line : lines) {
-          first.add(line.get());
-        }
-        promptSeconds = (System.nanoTime() - start) / 1e9;
-        asking = System.nanoTime();
+        // each question's prompts are built on the pool (the embedder and the index searcher are thread-safe),
+        // right before its requests: the retrieval of one question overlaps the requests of the others
         List<Future<Question>> futures = new ArrayList<>();
         AtomicInteger done = new AtomicInteger();
         for (int i = 0; i < records.size(); i++) {
-          JsonNode r = records.get(i);
-          PromptWriter.PromptLine line = first.get(i);
+          int index = i;
           futures.add(pool.submit(() -> {
-            Question q = ask(asker, writer, r, line);
+            Question q = ask(asker, built, index);
             synchronized (done) { // progress lines in order
               int n = done.incrementAndGet();
               if (n % 100 == 0 || n == records.size()) {
@@ -216,7 +230,7 @@ public final class ModelRun {
       } finally {
         pool.shutdownNow();
       }
-      requestSeconds = (System.nanoTime() - asking) / 1e9;
+      questionSeconds = (System.nanoTime() - start) / 1e9;
       int failed = (int) finals.stream().filter(AnswerLog.Entry::failed).count();
       if (failed == finals.size()) {
         AnswerLog.Entry firstFailure = finals.get(0);
@@ -232,10 +246,42 @@ public final class ModelRun {
         gold, predictions, settings.out().resolve(PREDICTIONS).toString());
     double evaluationSeconds = (System.nanoTime() - evaluating) / 1e9;
     long writing = System.nanoTime();
-    write(prompts, predictions, outcome, summary(finals, sent.get(), reused.get(), outcome, null));
-    embedder.save(); // the questions' embeddings, for the next run on the split
-    Timing timing = new Timing(promptSeconds, requestSeconds, evaluationSeconds, (System.nanoTime() - writing) / 1e9);
-    return summary(finals, sent.get(), reused.get(), outcome, timing);
+    write(prompts, predictions, outcome, summary(finals, sent.get(), reused.get(), built, outcome, null), bankMeta, inputs);
+    // for the next run on the split: the questions' embeddings, the cases' skeletons, the files' digests
+    embedder.save();
+    if (selection != null) {
+      selection.save();
+    }
+    CacheFolder.saveDigests(settings.cache());
+    Timing timing = new Timing(questionSeconds, built.nanos.sum() / 1e9, evaluationSeconds, (System.nanoTime() - writing) / 1e9);
+    return summary(finals, sent.get(), reused.get(), built, outcome, timing);
+  }
+
+  /**
+   * SHA-256 of what the prompts are made from: the split, the schemas, the bank, the template, the
+   * selection settings, the cell values linked (the databases' files, when the vote links them), and
+   * this build of the tool. The rules are not among them: they reach the prompts through the split.
+   */
+  private String promptInputs(CaseBank bank) {
+    Path cache = settings.cache();
+    StringBuilder all = new StringBuilder();
+    try {
+      all.append(Version.TEXT).append('\n').append(CacheFolder.buildStamp()).append('\n')
+          .append(CacheFolder.digest(settings.dataset(), cache)).append('\n')
+          .append(CacheFolder.digest(settings.tables(), cache)).append('\n')
+          .append(bank.digest(cache)).append('\n')
+          .append(Digest.sha256(template.text())).append('\n')
+          .append(settings.policy()).append(' ').append(settings.k()).append(' ').append(settings.twoStage()).append('\n');
+      if (settings.databases() != null && settings.policy() == CaseBank.Policy.SKELETON_VOTE) {
+        for (String db : new java.util.TreeSet<>(records.stream().map(r -> r.path("db_id").asText()).toList())) {
+          Path file = settings.databases().resolve(db).resolve(db + ".sqlite");
+          all.append(db).append(' ').append(Files.isRegularFile(file) ? CacheFolder.digest(file, cache) : "none").append('\n');
+        }
+      }
+    } catch (IOException e) {
+      throw new InputException("cannot read the prompts' inputs (" + InputException.reason(e) + ")", e);
+    }
+    return Digest.sha256(all.toString());
   }
 
   /** The dataset as the metrics name it: its path, and the number of questions when {@code --limit} cut it. */
@@ -247,17 +293,57 @@ public final class ModelRun {
   /** One question's prompts and its final answer. */
   private record Question(List<PromptEntry> prompts, AnswerLog.Entry answer) {}
 
-  private Question ask(Asker asker, PromptWriter writer, JsonNode r, PromptWriter.PromptLine line) {
+  /**
+   * The prompt builder, or the prompts a finished run wrote from the same inputs ({@code earlier}, by
+   * question in order; empty: none): how many were built, how many reused, and the time spent building.
+   */
+  private final class Prompts {
+    final PromptWriter writer;
+    final List<List<PromptEntry>> earlier;
+    final AtomicInteger builtCount = new AtomicInteger();
+    final AtomicInteger reusedCount = new AtomicInteger();
+    final LongAdder nanos = new LongAdder();
+
+    Prompts(PromptWriter writer, List<List<PromptEntry>> earlier) {
+      this.writer = writer;
+      this.earlier = earlier;
+    }
+
+    /** Question {@code index}'s earlier prompts, or an empty list. */
+    List<PromptEntry> earlier(int index) {
+      List<PromptEntry> e = index < earlier.size() ? earlier.get(index) : List.of();
+      return !e.isEmpty() && e.get(0).id().equals(records.get(index).path("id").asText()) ? e : List.of();
+    }
+
+    /** An earlier prompt when there is one, else one built now (with a draft: the second stage's). */
+    PromptWriter.PromptLine prompt(JsonNode r, PromptEntry earlier, String draft) {
+      if (earlier != null) {
+        reusedCount.incrementAndGet();
+        return earlier.line();
+      }
+      long start = System.nanoTime();
+      PromptWriter.PromptLine line = writer.prompt(r, schemas.get(r.path("db_id").asText()), draft);
+      nanos.add(System.nanoTime() - start);
+      builtCount.incrementAndGet();
+      return line;
+    }
+  }
+
+  private Question ask(Asker asker, Prompts built, int index) {
+    JsonNode r = records.get(index);
+    List<PromptEntry> earlier = built.earlier(index);
     String id = r.path("id").asText();
     String stage = settings.twoStage() ? "draft" : "answer";
+    PromptWriter.PromptLine line = built.prompt(r, earlier.isEmpty() ? null : earlier.get(0), null);
     String key = key(line.prompt());
     List<PromptEntry> prompts = new ArrayList<>(List.of(entry(line, stage, key)));
     AnswerLog.Entry answer = asker.ask(id, stage, line.prompt(), key);
     if (!settings.twoStage() || answer.failed() || !"SQL".equals(answer.kind())) {
       return new Question(prompts, answer); // no draft SQL: the first answer stands
     }
-    PromptWriter.PromptLine second =
-        writer.prompt(r, schemas.get(r.path("db_id").asText()), ModelAnswer.read(answer.answer()).text());
+    // the earlier second prompt was chosen by the same draft when the first request is the same (its answer is the log's)
+    PromptEntry earlierFinal = earlier.size() > 1 && earlier.get(0).key().equals(key) ? earlier.get(1) : null;
+    PromptWriter.PromptLine second = built.prompt(r, earlierFinal, ModelAnswer.read(answer.answer()).text());
     String secondKey = key(second.prompt());
     prompts.add(entry(second, "final", secondKey));
     return new Question(prompts, asker.ask(id, "final", second.prompt(), secondKey));
@@ -314,7 +400,8 @@ public final class ModelRun {
     }
   }
 
-  private Summary summary(List<AnswerLog.Entry> finals, int sent, int reused, Evaluation.Outcome outcome, Timing timing) {
+  private Summary summary(List<AnswerLog.Entry> finals, int sent, int reused, Prompts built, Evaluation.Outcome outcome,
+      Timing timing) {
     Map<String, Integer> failures = new TreeMap<>();
     int withoutSql = 0;
     long promptTokens = 0;
@@ -330,10 +417,12 @@ public final class ModelRun {
       }
     }
     int failed = failures.values().stream().mapToInt(Integer::intValue).sum();
-    return new Summary(finals.size(), sent, reused, failed, failures, withoutSql, promptTokens, completionTokens, outcome, timing);
+    return new Summary(finals.size(), sent, reused, built.builtCount.get(), built.reusedCount.get(), failed, failures, withoutSql,
+        promptTokens, completionTokens, outcome, timing);
   }
 
-  private void write(List<PromptEntry> prompts, List<String> predictions, Evaluation.Outcome outcome, Summary summary) {
+  private void write(List<PromptEntry> prompts, List<String> predictions, Evaluation.Outcome outcome, Summary summary,
+      CaseBank.Meta bankMeta, String promptInputs) {
     AtomicOutput output = new AtomicOutput();
     Thread cleanUp = new Thread(output::close); // Ctrl-C while staging leaves no temporary file
     Runtime.getRuntime().addShutdownHook(cleanUp);
@@ -352,7 +441,7 @@ public final class ModelRun {
         }
       }
       Evaluation.stage(output, out, outcome);
-      DatasetWriter.write(output.stage(out.resolve(RUN)), runFile(summary));
+      DatasetWriter.write(output.stage(out.resolve(RUN)), runFile(summary, bankMeta, promptInputs));
       output.commit();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -365,11 +454,7 @@ public final class ModelRun {
     }
   }
 
-  private RunFile runFile(Summary s) {
-    CaseBank.Meta meta;
-    try (CaseBank bank = CaseBank.open(settings.bank(), new Embedder())) {
-      meta = bank.meta();
-    }
+  private RunFile runFile(Summary s, CaseBank.Meta meta, String promptInputs) {
     Map<String, Object> runSettings = new java.util.LinkedHashMap<>();
     runSettings.put("policy", settings.policy().name().toLowerCase(Locale.ROOT));
     runSettings.put("k", settings.k());
@@ -390,13 +475,13 @@ public final class ModelRun {
         settings.databases() == null ? null : settings.databases().toString(),
         new BankFile(settings.bank().toString(), meta.source(), meta.cases(), meta.model(), meta.thresholds()),
         new Digested(settings.template().toString(), Digest.sha256(templateText)),
-        new Digested(settings.rules().toString(), Digest.rules(settings.rules())), runSettings, answers);
+        new Digested(settings.rules().toString(), Digest.rules(settings.rules())), promptInputs, runSettings, answers);
   }
 
   /** The selection by skeleton (a draft's, or the vote's), with the values linked when the databases are given. */
   private static DraftSelection selection(CaseBank bank, Map<String, Schema> schemas, Settings settings) {
     boolean needed = settings.twoStage() || settings.policy() == CaseBank.Policy.SKELETON_VOTE;
     return needed ? new DraftSelection(bank, schemas,
-        settings.databases() == null ? null : new rolepolicy.casebank.ValueLinker(settings.databases())) : null;
+        settings.databases() == null ? null : new rolepolicy.casebank.ValueLinker(settings.databases()), settings.cache()) : null;
   }
 }

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +18,36 @@ public final class RunFolder {
   public record Final(String prompt, String answer) {}
 
   private RunFolder() {}
+
+  /**
+   * The prompts a finished run wrote, by question in the run's order (a question's first stage, then
+   * its second, if any), when {@code run.json} records the same prompt inputs ({@code prompt_inputs});
+   * null when the folder has none, they were made from other inputs, or cannot be read.
+   */
+  static List<List<ModelRun.PromptEntry>> prompts(Path folder, String inputs) {
+    Path promptsFile = folder.resolve(ModelRun.PROMPTS);
+    Path runFile = folder.resolve(ModelRun.RUN);
+    if (!Files.isRegularFile(promptsFile) || !Files.isRegularFile(runFile)) {
+      return null;
+    }
+    try {
+      if (!inputs.equals(DatasetWriter.JSON.readTree(runFile.toFile()).path("prompt_inputs").asText(null))) {
+        return null;
+      }
+      List<List<ModelRun.PromptEntry>> byQuestion = new ArrayList<>();
+      for (String line : Files.readAllLines(promptsFile, StandardCharsets.UTF_8)) {
+        ModelRun.PromptEntry p = DatasetWriter.JSON.readValue(line, ModelRun.PromptEntry.class);
+        if (p.stage().equals("final") && !byQuestion.isEmpty()) {
+          byQuestion.get(byQuestion.size() - 1).add(p);
+        } else {
+          byQuestion.add(new ArrayList<>(List.of(p)));
+        }
+      }
+      return byQuestion;
+    } catch (IOException | RuntimeException e) {
+      return null; // built again, and written anew
+    }
+  }
 
   /** By question id, in the run's order. */
   public static Map<String, Final> finals(Path folder) {

@@ -205,4 +205,40 @@ class CaseBankTest {
     }
     assertTrue(checked > 15, "questions checked: " + checked);
   }
+
+  @Test
+  void theCasesSkeletonsAreComputedWhenNeededAndKeptInTheCacheFolderForTheNextRun(@TempDir Path cache) throws Exception {
+    JsonNode q = dev.get(100);
+    String db = q.get("db_id").asText();
+    DraftSelection first = new DraftSelection(bank, TestData.schemas(), null, cache);
+    CaseBank.Retrieval r = first.retrieve(q.get("question").asText(), db, TestData.schemas().get(db), CaseBank.Policy.SKELETON_VOTE, 3, null);
+    int computed = first.computed();
+    assertTrue(computed > 0 && computed < CASES, "the candidates' skeletons only: " + computed);
+    first.save();
+    List<Path> files;
+    try (var list = Files.list(cache)) {
+      files = list.filter(f -> f.getFileName().toString().startsWith("dail-skeletons-")).toList();
+    }
+    assertEquals(1, files.size(), files.toString());
+    List<String> lines = Files.readAllLines(files.get(0));
+    assertEquals(computed, lines.size());
+    for (String line : lines.subList(0, 20)) {
+      Case c = cases.stream().filter(k -> line.startsWith(k.id() + "\t")).findFirst().orElseThrow();
+      assertEquals(c.id() + "\t" + QuerySimilarity.dailSkeleton(c.referenceSql(), TestData.schemas().get(c.dbId())), line);
+    }
+
+    DraftSelection next = new DraftSelection(bank, TestData.schemas(), null, cache);
+    CaseBank.Retrieval s = next.retrieve(q.get("question").asText(), db, TestData.schemas().get(db), CaseBank.Policy.SKELETON_VOTE, 3, null);
+    assertEquals(0, next.computed(), "every skeleton read from the cache folder");
+    assertEquals(r, s);
+
+    // other schemas (a table renamed): other skeletons, another file
+    java.util.Map<String, rolepolicy.spider.Schema> renamed = new java.util.HashMap<>(TestData.schemas());
+    rolepolicy.spider.Schema concert = renamed.get("concert_singer");
+    renamed.put("concert_singer", new rolepolicy.spider.Schema("concert_singer",
+        concert.tables().stream().map(t -> t.equals("singer") ? "vocalist" : t).toList(), concert.columns()));
+    DraftSelection other = new DraftSelection(bank, renamed, null, cache);
+    other.retrieve(q.get("question").asText(), db, TestData.schemas().get(db), CaseBank.Policy.SKELETON_VOTE, 3, null);
+    assertEquals(computed, other.computed());
+  }
 }

@@ -187,4 +187,21 @@ class ChatEndpointTest {
     assertEquals(null, ChatEndpoint.perplexity(new com.fasterxml.jackson.databind.ObjectMapper()
         .readTree("[{\"logprob\": -0.1}, {\"logprob\": null}]")), "a token without a number: no perplexity");
   }
+
+  @Test
+  void theStandInCountsWordsAsSplittingOnWhitespaceDoes() {
+    java.util.Random random = new java.util.Random(7);
+    char[] alphabet = {'a', 'b', ' ', '\t', '\n', '\r', '\f', '\u000B', '\u2003', '\u00A0', '\u001C', '\\', '"', '_'};
+    for (int n = 0; n < 5000; n++) {
+      StringBuilder text = new StringBuilder();
+      for (int i = random.nextInt(12); i > 0; i--) {
+        text.append(alphabet[random.nextInt(alphabet.length)]);
+      }
+      String t = text.toString();
+      assertEquals(t.isBlank() ? 0 : t.strip().split("\\s+").length, LocalChatServer.words(t), () -> "\"" + t.replace("\n", "\\n") + "\"");
+    }
+    assertEquals(0, LocalChatServer.words(null));
+    // an escaped line feed, as in a request's JSON, parts no words
+    assertEquals(2, LocalChatServer.words("[{\"role\":\"user\",\"content\":\"two words\\nand\"}]"));
+  }
 }

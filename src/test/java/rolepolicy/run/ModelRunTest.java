@@ -128,6 +128,44 @@ class ModelRunTest {
     }
   }
 
+  @Test
+  void aRerunReusesThePromptsOfItsFolderUntilTheirInputsChange() throws IOException {
+    try (LocalChatServer server = new LocalChatServer(ModelRunTest::goodReply)) {
+      Path out = dir.resolve("runs/reused");
+      RunFixture.Result first = run(fixture.runArgs(server.baseUrl(), out));
+      assertEquals(0, first.code(), first.err());
+      assertTrue(first.out().contains("prompts: " + RunFixture.QUESTIONS + " built, 0 reused"), first.out());
+      assertTrue(JSON.readTree(out.resolve("run.json").toFile()).path("prompt_inputs").asText().matches("[0-9a-f]{64}"));
+      byte[] prompts = Files.readAllBytes(out.resolve("prompts.jsonl"));
+      byte[] runJson = Files.readAllBytes(out.resolve("run.json"));
+
+      // the same inputs: no prompt is built, the folder's are reused and written again byte for byte
+      RunFixture.Result again = run(fixture.runArgs(server.baseUrl(), out, "--parallel", "3"));
+      assertEquals(0, again.code(), again.err());
+      assertTrue(again.out().contains("prompts: 0 built, " + RunFixture.QUESTIONS + " reused"), again.out());
+      assertTrue(again.err().contains("reusing the prompts in " + out.resolve("prompts.jsonl") + ": their inputs are unchanged"),
+          again.err());
+      assertArrayEquals(prompts, Files.readAllBytes(out.resolve("prompts.jsonl")));
+      assertArrayEquals(runJson, Files.readAllBytes(out.resolve("run.json")));
+      assertEquals(RunFixture.QUESTIONS, server.count());
+
+      // the template edited: every prompt is built again, and each new prompt is a new request
+      Path template = dir.resolve("edited.txt");
+      Files.writeString(template, Files.readString(Path.of("data/prompts/few-shot.txt")) + "\nKeep the answer short.\n");
+      RunFixture.Result edited = run(fixture.runArgs(server.baseUrl(), out, "--template", template.toString()));
+      assertEquals(0, edited.code(), edited.err());
+      assertTrue(edited.out().contains("prompts: " + RunFixture.QUESTIONS + " built, 0 reused"), edited.out());
+      assertTrue(edited.err().contains("building the prompts again: " + out.resolve("prompts.jsonl") + " was written from other inputs"),
+          edited.err());
+      assertEquals(2 * RunFixture.QUESTIONS, server.count());
+      assertTrue(Files.readString(out.resolve("prompts.jsonl")).contains("Keep the answer short."));
+
+      // fewer examples, as another selection setting: built again too
+      RunFixture.Result fewer = run(fixture.runArgs(server.baseUrl(), out, "--template", template.toString(), "--examples", "2"));
+      assertTrue(fewer.out().contains("prompts: " + RunFixture.QUESTIONS + " built, 0 reused"), fewer.out());
+    }
+  }
+
   private static String questionOf(JsonNode answer, Path out) throws IOException {
     for (JsonNode p : jsonLines(out.resolve("prompts.jsonl"))) {
       if (p.path("key").asText().equals(answer.path("key").asText())) {
@@ -306,6 +344,20 @@ class ModelRunTest {
       assertEquals(distinctPrompts, server.count(), "a second prompt that equals the first is not sent again");
       JsonNode runFile = JSON.readTree(out.resolve("run.json").toFile());
       assertTrue(runFile.at("/settings/two_stage").asBoolean());
+
+      // a rerun reuses both stages' prompts
+      byte[] written = Files.readAllBytes(out.resolve("prompts.jsonl"));
+      RunFixture.Result again = run(fixture.runArgs(server.baseUrl(), out, "--two-stage", "--limit", "6"));
+      assertTrue(again.out().contains("prompts: 0 built, " + prompts.size() + " reused"), again.out());
+      assertArrayEquals(written, Files.readAllBytes(out.resolve("prompts.jsonl")));
+      // another model: its first prompts are the same, reused; its drafts are other requests, so the second prompts are built
+      List<String> otherModel = fixture.runArgs(server.baseUrl(), out, "--two-stage", "--limit", "6");
+      otherModel.set(otherModel.indexOf("test-model"), "other-model");
+      RunFixture.Result other = run(otherModel);
+      assertTrue(other.out().contains("prompts: " + finals.size() + " built, 6 reused"), other.out());
+      assertEquals(prompts.stream().map(p -> p.path("prompt").asText()).toList(),
+          jsonLines(out.resolve("prompts.jsonl")).stream().map(p -> p.path("prompt").asText()).toList(),
+          "the same answers: the same second prompts");
     }
   }
 
@@ -332,8 +384,13 @@ class ModelRunTest {
         "--tables", TestData.spiderDir().resolve("tables.json").toString(), "--bank", fixture.bank.toString(),
         "--repeats", "1", "--limit", "4");
     assertEquals(0, r.code(), r.err());
-    assertTrue(r.out().startsWith("4 questions, --parallel 4, an endpoint on 127.0.0.1 that answers at once; medians of 1"), r.out());
+    assertTrue(r.out().startsWith("4 questions, --parallel 4, --policy skeleton_vote (run's default), an endpoint on 127.0.0.1 that answers at once;"
+        + " medians of 1"), r.out());
     assertTrue(r.out().contains("run's overhead per question: "), r.out());
+    // beside it, a run with its prompts reused (no retrieval) and a rerun, and the same in CPU time
+    assertTrue(r.out().contains("with its prompts reused from its folder (no retrieval; every request sent)")
+        && r.out().contains("\nrerun ") && r.out().contains("; with its prompts reused: ")
+        && r.out().contains("in the process's CPU time"), r.out());
     assertTrue(r.err().contains("warm-up: run ") && r.err().contains("repeat 1: run "), r.err());
   }
 }
