@@ -108,6 +108,31 @@ public final class CacheFolder {
 
   private static final java.util.Set<String> FRESH = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
+  /** What writes a cache entry's bytes. */
+  public interface Writing {
+    void to(java.io.OutputStream out) throws IOException;
+  }
+
+  /**
+   * Writes {@code file} whole or not at all: to a temporary file beside it, moved into place. The
+   * temporary file is removed if the writing fails, and on exit if the process is interrupted meanwhile.
+   */
+  public static void writeWhole(Path file, Writing writing) throws IOException {
+    Path folder = file.toAbsolutePath().getParent();
+    Files.createDirectories(folder);
+    Path temp = Files.createTempFile(folder, file.getFileName().toString() + "-", ".tmp");
+    rolepolicy.generate.RunTemp.register(temp, "a cache entry being written (" + file.getFileName() + ") was removed");
+    try {
+      try (java.io.OutputStream out = new java.io.BufferedOutputStream(Files.newOutputStream(temp), 1 << 16)) {
+        writing.to(out);
+      }
+      Files.move(temp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+          java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    } finally {
+      rolepolicy.generate.RunTemp.release(temp);
+    }
+  }
+
   /** Adds the digests computed in this process to {@code folder}/digests.tsv (at most 10,000 kept). */
   public static void saveDigests(Path folder) {
     if (folder == null || FRESH.isEmpty()) {
@@ -118,14 +143,9 @@ public final class CacheFolder {
       List<String> lines = new java.util.ArrayList<>();
       KNOWN.forEach((stamp, sha) -> lines.add(sha + "\t" + stamp));
       java.util.Collections.sort(lines);
-      Path temp = Files.createTempFile(folder, "digests-", ".tmp");
-      try {
-        Files.write(temp, lines.subList(0, Math.min(lines.size(), 10_000)));
-        Files.move(temp, folder.resolve(DIGESTS), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-            java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-      } finally {
-        Files.deleteIfExists(temp);
-      }
+      List<String> kept = lines.subList(0, Math.min(lines.size(), 10_000));
+      writeWhole(folder.resolve(DIGESTS), out -> out.write((String.join("\n", kept) + (kept.isEmpty() ? "" : "\n"))
+          .getBytes(java.nio.charset.StandardCharsets.UTF_8)));
       FRESH.clear();
     } catch (IOException | RuntimeException e) {
       // computed again next time

@@ -1,14 +1,12 @@
 package rolepolicy.casebank;
 
 import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.Map;
@@ -91,26 +89,21 @@ final class EmbeddingCache {
       all.keySet().retainAll(used);
     }
     try {
-      Files.createDirectories(folder);
-      Path temp = Files.createTempFile(folder, "embeddings-", ".tmp");
-      try {
-        try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(temp), 1 << 16))) {
-          out.writeUTF(model);
-          out.writeInt(Embedder.DIMENSION);
-          out.writeInt(all.size());
-          for (Map.Entry<String, float[]> e : all.entrySet()) {
-            byte[] text = e.getKey().getBytes(StandardCharsets.UTF_8);
-            out.writeInt(text.length);
-            out.write(text);
-            for (float f : e.getValue()) {
-              out.writeFloat(f);
-            }
+      rolepolicy.cache.CacheFolder.writeWhole(file, stream -> {
+        DataOutputStream out = new DataOutputStream(stream);
+        out.writeUTF(model);
+        out.writeInt(Embedder.DIMENSION);
+        out.writeInt(all.size());
+        for (Map.Entry<String, float[]> e : all.entrySet()) {
+          byte[] text = e.getKey().getBytes(StandardCharsets.UTF_8);
+          out.writeInt(text.length);
+          out.write(text);
+          for (float f : e.getValue()) {
+            out.writeFloat(f);
           }
         }
-        Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-      } finally {
-        Files.deleteIfExists(temp);
-      }
+        out.flush();
+      });
       read = all;
       return fresh;
     } catch (IOException e) {

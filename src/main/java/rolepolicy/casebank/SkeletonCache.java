@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -70,14 +69,11 @@ final class SkeletonCache {
       }
     });
     try {
-      Files.createDirectories(folder);
-      Path temp = Files.createTempFile(folder, "dail-skeletons-", ".tmp");
-      try {
-        Files.write(temp, lines, StandardCharsets.UTF_8);
-        Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-      } finally {
-        Files.deleteIfExists(temp);
-      }
+      CacheFolder.writeWhole(file, out -> {
+        for (String line : lines) {
+          out.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+        }
+      });
     } catch (IOException e) {
       // the cache is a help: without it, the next run computes them again
     }

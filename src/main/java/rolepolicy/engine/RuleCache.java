@@ -1,7 +1,6 @@
 package rolepolicy.engine;
 
 import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.ObjectInputStream;
@@ -9,7 +8,6 @@ import java.io.ObjectOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -96,20 +94,15 @@ final class RuleCache {
   /** Writes {@code base} under {@code key} (atomically); a cache that cannot be written is skipped. */
   static void write(Path folder, String key, KieBase base) {
     try {
-      Files.createDirectories(folder);
-      Path temp = Files.createTempFile(folder, "rules-", ".tmp");
-      try {
-        try (ObjectOutputStream out = new DroolsObjectOutputStream(new BufferedOutputStream(Files.newOutputStream(temp), 1 << 16))) {
-          List<KiePackage> packages = new ArrayList<>(base.getKiePackages());
-          out.writeInt(packages.size());
-          for (KiePackage p : packages) {
-            out.writeObject(p);
-          }
+      rolepolicy.cache.CacheFolder.writeWhole(file(folder, key), stream -> {
+        ObjectOutputStream out = new DroolsObjectOutputStream(stream);
+        List<KiePackage> packages = new ArrayList<>(base.getKiePackages());
+        out.writeInt(packages.size());
+        for (KiePackage p : packages) {
+          out.writeObject(p);
         }
-        Files.move(temp, file(folder, key), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-      } finally {
-        Files.deleteIfExists(temp);
-      }
+        out.flush();
+      });
       evict(folder);
     } catch (IOException | RuntimeException e) {
       // a cache is an optimisation: the rules were built and are used either way

@@ -2,14 +2,12 @@ package rolepolicy.evaluate;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -273,16 +271,11 @@ public final class EvaluationCache {
 
   private void write(Path file, Writing writing) {
     try {
-      Files.createDirectories(folder);
-      Path temp = Files.createTempFile(folder, "entry-", ".tmp");
-      try {
-        try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(temp), 1 << 16))) {
-          writing.to(out);
-        }
-        Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-      } finally {
-        Files.deleteIfExists(temp);
-      }
+      CacheFolder.writeWhole(file, out -> {
+        DataOutputStream data = new DataOutputStream(out);
+        writing.to(data);
+        data.flush();
+      });
     } catch (IOException | RuntimeException e) {
       // a cache is an optimisation: this run's figures are computed either way
     }
