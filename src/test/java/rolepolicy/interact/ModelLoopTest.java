@@ -191,6 +191,49 @@ class ModelLoopTest {
   }
 
   @Test
+  void aQueryAmidProseIsReadWithoutTheProse() throws Exception {
+    // "run: SELECT" is prose that holds the word, and the explanation after the query has no ';' before it
+    Function<Request, Reply> prose = request -> {
+      for (JsonNode q : picked) {
+        if (request.prompt().contains(q.get("nl").asText())) {
+          return Reply.text("To select the answer, run: " + q.get("sql").asText() + "\nThis keeps the rows the question asks for.");
+        }
+      }
+      return Reply.error(400);
+    };
+    try (LocalChatServer server = new LocalChatServer(prose)) {
+      StringWriter err = new StringWriter();
+      assertEquals(0, interact(server, new StringWriter(), err), err.toString());
+      JsonNode records = new ObjectMapper().readTree(dir.resolve("out/log.json").toFile()).get("records");
+      assertEquals(picked.size(), records.size());
+      for (int i = 0; i < picked.size(); i++) {
+        JsonNode r = records.get(i);
+        assertEquals(picked.get(i).get("sql").asText(), r.at("/sql_log/0/sql").asText(), r.toPrettyString());
+        assertEquals("match", r.at("/sql_log/0/result").asText(), r.toPrettyString());
+      }
+    }
+  }
+
+  @Test
+  void aStoppedRunIsNotResumedWithEditedRules(@org.junit.jupiter.api.io.TempDir Path rules) throws Exception {
+    for (Path file : Files.newDirectoryStream(Path.of("rules"), "*.drl")) {
+      Files.copy(file, rules.resolve(file.getFileName()));
+    }
+    JsonNode third = picked.get(2);
+    Function<Request, Reply> good = scripted(picked);
+    try (LocalChatServer server = new LocalChatServer(
+        request -> request.prompt().contains(third.get("nl").asText()) ? Reply.error(500) : good.apply(request))) {
+      assertEquals(1, interact(server, new StringWriter(), new StringWriter(), "--rules", rules.toString()));
+      Path clarify = rules.resolve("clarify.drl");
+      Files.writeString(clarify, Files.readString(clarify) + "\n// edited between the stop and the rerun\n");
+      server.setHandler(good);
+      StringWriter again = new StringWriter();
+      assertEquals(1, interact(server, new StringWriter(), again, "--rules", rules.toString()));
+      assertTrue(again.toString().contains("is the unfinished run of other settings"), again.toString());
+    }
+  }
+
+  @Test
   void anEndpointThatDoesNotAnswerInTimeIsAClearError() throws Exception {
     try (LocalChatServer server = new LocalChatServer(request -> Reply.slow("SELECT 1", 3000))) {
       StringWriter err = new StringWriter();
