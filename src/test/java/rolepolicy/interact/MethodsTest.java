@@ -96,7 +96,7 @@ class MethodsTest {
         List<String> prompts = server.requests().stream().map(Request::prompt).filter(p -> p.contains(q.get("nl").asText())).toList();
         assertFalse(baselinePrompt(prompts.get(0)), "round 0 is the generate prompt of both methods");
         assertTrue(baselinePrompt(prompts.get(1)));
-        assertTrue(prompts.get(1).contains("gave a wrong result:\nSELECT 42\n"), prompts.get(1));
+        assertTrue(prompts.get(1).contains("against its policy):\nSELECT 42\n"), prompts.get(1));
       }
       JsonNode records = JSON.readTree(dir.resolve("out/log.json").toFile()).get("records");
       for (JsonNode r : records) {

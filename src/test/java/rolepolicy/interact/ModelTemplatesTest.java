@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import rolepolicy.llm.ChatEndpoint;
@@ -35,10 +36,13 @@ class ModelTemplatesTest {
   }
 
   @Test
-  void theGenerationPromptDoesNotCallEveryEarlierQueryAWrongResult() throws IOException {
-    String text = Files.readString(PROMPTS.resolve("interact-generate.txt"));
-    assertTrue(text.contains("{{sqls}}"));
-    assertTrue(!text.contains("they gave a wrong result"), "an earlier query may have broken a policy and never run:\n" + text);
+  void theGenerationAndBaselinePromptsDoNotCallEveryEarlierQueryAWrongResult() throws IOException {
+    for (String name : List.of("interact-generate.txt", "interact-baseline.txt")) {
+      String text = Files.readString(PROMPTS.resolve(name));
+      assertTrue(text.contains("{{sqls}}"), name);
+      assertTrue(!text.contains("gave a wrong result"), name + ": an earlier query may have broken a policy and never run:\n" + text);
+      assertTrue(text.contains("or a column used\nagainst its policy"), name);
+    }
   }
 
   @Test
