@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import rolepolicy.generate.DatasetWriter;
+import rolepolicy.generate.OwnedFolder;
 import rolepolicy.spider.InputException;
 import rolepolicy.spider.JsonFiles;
 
@@ -107,7 +108,7 @@ public final class EvaluateBench {
       throw new InputException(settings.databases() + ": database folder not found");
     }
     boolean temporary = settings.work() == null;
-    Path dir = temporary ? Files.createTempDirectory("rolepolicy-bench-evaluate") : Files.createDirectories(settings.work());
+    Path dir = temporary ? Files.createTempDirectory("rolepolicy-bench-evaluate") : OwnedFolder.claim(settings.work(), "bench-evaluate", "--work");
     try {
       return bench(dir.toAbsolutePath());
     } finally {

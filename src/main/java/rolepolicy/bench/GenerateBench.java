@@ -34,6 +34,7 @@ import rolepolicy.engine.RuleBase;
 import rolepolicy.generate.DatasetGenerator;
 import rolepolicy.model.PolicyOverride;
 import rolepolicy.generate.DatasetWriter;
+import rolepolicy.generate.OwnedFolder;
 import rolepolicy.generate.QuestionGenerator;
 import rolepolicy.spider.InputException;
 import rolepolicy.spider.Question;
@@ -134,7 +135,7 @@ public final class GenerateBench {
       inputs.add(file);
     }
     boolean temporary = work == null;
-    Path dir = temporary ? Files.createTempDirectory("rolepolicy-bench") : Files.createDirectories(work);
+    Path dir = temporary ? Files.createTempDirectory("rolepolicy-bench") : OwnedFolder.claim(work, "bench", "--work");
     try {
       return bench(dir, inputs);
     } finally {

@@ -39,6 +39,21 @@ public final class OwnedFolder {
         + " (no " + MARKER + " naming it), so it is not replaced; choose a new or empty folder");
   }
 
+  /**
+   * Makes {@code dir} {@code command}'s working folder, kept between runs: it must be absent, empty or
+   * already {@code command}'s (so that the command may replace what it wrote there); it is marked.
+   */
+  public static Path claim(Path dir, String command, String option) {
+    checkReplaceable(dir, command, option);
+    try {
+      Files.createDirectories(dir);
+      Files.writeString(dir.resolve(MARKER), command + "\n", StandardCharsets.UTF_8);
+      return dir;
+    } catch (IOException e) {
+      throw new InputException(option + " " + dir + ": cannot write the folder (" + InputException.reason(e) + ")", e);
+    }
+  }
+
   /** Deletes {@code dir} after {@link #checkReplaceable}, and makes it anew, marked as {@code command}'s. */
   public static void recreate(Path dir, String command, String option) {
     checkReplaceable(dir, command, option);

@@ -49,6 +49,21 @@ class OwnedFolderTest {
   }
 
   @Test
+  void aWorkingFolderIsClaimedOnceAndKeptWhatItHolds() throws Exception {
+    Path work = dir.resolve("work");
+    OwnedFolder.claim(work, "bench-evaluate", "--work");
+    Files.writeString(work.resolve("predictions.txt"), "SELECT 1\n");
+    OwnedFolder.claim(work, "bench-evaluate", "--work");
+    assertEquals("SELECT 1\n", Files.readString(work.resolve("predictions.txt")), "a second run keeps the inputs");
+    assertEquals("bench-evaluate", OwnedFolder.owner(work));
+    Path user = Files.createDirectories(dir.resolve("data"));
+    Files.writeString(user.resolve("overrides.json"), "[]");
+    InputException e = assertThrows(InputException.class, () -> OwnedFolder.claim(user, "bench", "--work"));
+    assertTrue(e.getMessage().startsWith("--work " + user + ": the folder was not written by bench"), e.getMessage());
+    assertTrue(Files.notExists(user.resolve(OwnedFolder.MARKER)), "a refused folder is not marked");
+  }
+
+  @Test
   void anotherCommandsFolderIsRefused() throws Exception {
     Path other = dir.resolve("results");
     OwnedFolder.recreate(other, "evaluate", "--out");
