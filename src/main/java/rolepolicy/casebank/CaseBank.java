@@ -237,6 +237,13 @@ public final class CaseBank implements AutoCloseable {
   public static void checkReplaceable(Path dir) {
     OwnedFolder.checkReplaceable(dir, COMMAND, OPTION);
     OwnedFolder.checkReplaceable(staging(dir), COMMAND, OPTION);
+    Path parent = dir.toAbsolutePath().normalize().getParent();
+    try { // the bank is built beside it: a folder that takes no new file is named now, as the user gave it
+      Files.createDirectories(parent);
+      Files.delete(Files.createTempFile(parent, ".rolepolicy-probe-", ".tmp"));
+    } catch (IOException e) {
+      throw new InputException(OPTION + " " + dir + ": cannot write the folder (" + InputException.reason(e) + ")", e);
+    }
   }
 
   /**

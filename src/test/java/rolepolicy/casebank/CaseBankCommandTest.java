@@ -197,7 +197,7 @@ class CaseBankCommandTest {
     StringWriter err = new StringWriter();
     assertEquals(1, run(new StringWriter(), err, "casebank", "--dataset", train.toString(), "--tables",
         TestData.spiderDir().resolve("tables.json").toString(), "--bank", readOnly.resolve("bank").toString()));
-    assertTrue(err.toString().startsWith("error: --bank " + readOnly.resolve(".bank.building") + ": cannot write the folder ("),
+    assertTrue(err.toString().startsWith("error: --bank " + readOnly.resolve("bank") + ": cannot write the folder ("),
         err.toString());
     assertEquals(1, err.toString().strip().lines().count(), err.toString());
   }
