@@ -12,6 +12,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
+import rolepolicy.Plural;
 import rolepolicy.generate.AtomicOutput;
 import rolepolicy.generate.DatasetWriter;
 import rolepolicy.interact.RecordedPredictions;
@@ -62,9 +63,10 @@ public final class RecordedPredictionsCommand implements Callable<Integer> {
     }
     PrintWriter w = spec.commandLine().getOut();
     w.printf("%d of the %d logged questions are in %s (round %d's SQL)%n", p.predictions().size(), p.logged(), dataset, round);
-    w.printf("  %d logged questions are not in it; %d of its questions are not logged%n", p.notInDataset().size(), p.notLogged().size());
+    w.printf("  not in it: %s; not logged: %s of its own%n", Plural.of(p.notInDataset().size(), "logged question"),
+        Plural.of(p.notLogged().size(), "question"));
     if (!p.noSql().isEmpty()) {
-      w.printf("  %d questions have no SQL in round %d (empty predictions): %s%n", p.noSql().size(), round, p.noSql());
+      w.printf("  no SQL in round %d for %s (empty predictions): %s%n", round, Plural.of(p.noSql().size(), "question"), p.noSql());
     }
     w.println("wrote " + out.resolve("predictions.jsonl") + " and " + out.resolve("dataset.json"));
     return 0;

@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import rolepolicy.Plural;
 import rolepolicy.compare.Comparison.Pair;
 import rolepolicy.compare.Comparison.RunInfo;
 
@@ -12,8 +13,8 @@ public final class CompareTable {
   private CompareTable() {}
 
   public static void print(PrintWriter w, Comparison c) {
-    w.printf(Locale.ROOT, "%d run%s over %d questions paired by id; 95 %% percentile bootstrap, %d resamples, seed %d%n",
-        c.runs().size(), c.runs().size() == 1 ? "" : "s", c.questions(), c.resamples(), c.seed());
+    w.printf(Locale.ROOT, "%s over %s paired by id; 95 %% percentile bootstrap, %d resamples, seed %d%n",
+        Plural.of(c.runs().size(), "run"), Plural.of(c.questions(), "question"), c.resamples(), c.seed());
     for (RunInfo r : c.runs()) {
       w.printf(Locale.ROOT, "  %s: %s%s%n", r.name(), r.folder(), r.model() == null ? "" : " (model " + r.model() + ")");
     }
