@@ -392,6 +392,18 @@ class BadInputTest {
   }
 
   @Test
+  void outIntoTheSpiderFolderWouldReplaceItsDevJsonAndIsRefused() throws IOException {
+    out = spider;
+    byte[] dev = Files.readAllBytes(spider.resolve("dev.json"));
+
+    Result r = run();
+
+    assertError(r, 1, "--out " + spider + ": generate would write dev.json over its own input " + spider.resolve("dev.json"));
+    assertArrayEquals(dev, Files.readAllBytes(spider.resolve("dev.json")), "Spider's dev.json is as it was");
+    assertEquals(Set.of("dev.json", "tables.json"), namesIn(spider));
+  }
+
+  @Test
   void outThatIsARegularFileIsAnErrorAndTheFileIsUntouched() throws IOException {
     out = tmp.resolve("out.txt");
     Files.writeString(out, "not a folder\n");
