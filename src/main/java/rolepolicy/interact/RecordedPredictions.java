@@ -17,7 +17,7 @@ import rolepolicy.spider.JsonFiles;
 /**
  * One round of a recorded run ({@code ../shared/sphinteract/logs}) as predictions for {@code
  * evaluate}: each logged question is found in a generated dataset by database and question text,
- * and its round's SQL, cleaned as the authors cleaned it ({@link ModelSql#authorsClean}), becomes
+ * and its round's SQL, cleaned as the authors cleaned it ({@link rolepolicy.llm.ModelAnswer#authorsClean}), becomes
  * that record's prediction.
  *
  * @param predictions in dataset order: the logged questions found in the dataset
