@@ -29,7 +29,7 @@ followed by white space or some punctuation, outside string values (process_sql 
 quoted stretch by one placeholder first); the driver counts the texts with such a place and lists
 them on stderr.
 
-usage: em-script-reference.py SCRIPT_DIR PAIRS_JSONL SHARED_DIR > em-script-reference.tsv
+usage: em-script-reference.py SCRIPT_DIR PAIRS_JSONL SHARED_DIR | gzip -n > em-script-reference.tsv.gz
   SHARED_DIR holds spider/ (tables.json, database/), kaggledbqa/ (KaggleDBQA_tables.json,
   databases/) and bird/ (dev_tables.json).
 """
@@ -109,6 +109,10 @@ def main(script_dir, pairs_path, shared):
           % (blob("process_sql.py"), nltk.__version__, platform.python_version()))
     print("# replaced by word_tokenize(text, preserve_line=True), without Punkt's sentence split (see the script).")
     print("# source, id, verdict: true, false, gold-fails (the script's parser raises on the gold SQL), error.")
+    print("# Those are taoyds/spider's evaluation.py at commit cccfe7bc99c4f5b7229890bbff75bfed50f2b008 and"
+          " process_sql.py at 2c95626ae9b46dfd06c2d6b631d67329b9fd27b6.")
+    print("# Pairs: ExactMatchScriptReferenceTest writes them (target/em-script-pairs.jsonl); schema from each"
+          " SQLite file where at hand, else from the tables JSON.")
     evaluator = evaluation.Evaluator()
     counts = {}
     with open(pairs_path, encoding="utf-8") as f:
