@@ -260,7 +260,8 @@ public final class InteractCommand implements Callable<Integer> {
       // a stand-in's port changes from run to run: it is named without it, so a stopped run resumes
       String sourceName = standInModel == null ? sqlSource.describe() : sqlSource.describe().replace(" at " + llm.url, "");
       String settings = String.join(" | ", data.dataset.toString(), "db " + databases.dir, sourceName, mode.name(),
-          "rounds " + rounds, earlyStop ? "early stop" : "no early stop", "rules " + ruleFiles.rules + " (" + Digest.rules(ruleFiles.rules).substring(0, 12) + ")", "tables " + schemaFile.tables,
+          "rounds " + rounds, earlyStop ? "early stop" : "no early stop",
+          "rules " + ruleFiles.rules + " (" + Digest.rules(ruleFiles.rules).substring(0, 12) + ")", "tables " + schemaFile.tables,
           "prompts " + prompts + " (templates " + Digest.templates(prompts).substring(0, 12) + ")",
           String.format(Locale.ROOT, "timeout %s s", query.timeout));
       InteractRun run = new InteractRun(loop, replay, out, settings, workers.parallel);
