@@ -172,20 +172,29 @@ class ModelLoopTest {
 
   @Test
   void aStoppedRunIsNotResumedWithEditedTemplates(@org.junit.jupiter.api.io.TempDir Path prompts) throws Exception {
-    for (Path file : Files.newDirectoryStream(Path.of("data/prompts"), "*.txt")) {
-      Files.copy(file, prompts.resolve(file.getFileName()));
+    assertAnEditStopsTheResume(Path.of("data/prompts"), "*.txt", prompts, "--prompts", "interact-ask.txt",
+        "\nKeep the question short.\n");
+  }
+
+  /**
+   * A run stopped at the third question (its requests fail), then {@code file} of a copy of
+   * {@code folder} edited: the rerun refuses to resume the stopped run.
+   */
+  private void assertAnEditStopsTheResume(Path folder, String glob, Path copy, String option, String file, String edit)
+      throws Exception {
+    for (Path f : Files.newDirectoryStream(folder, glob)) {
+      Files.copy(f, copy.resolve(f.getFileName()));
     }
     JsonNode third = picked.get(2);
     Function<Request, Reply> good = scripted(picked);
     try (LocalChatServer server = new LocalChatServer(
         request -> request.prompt().contains(third.get("nl").asText()) ? Reply.error(500) : good.apply(request))) {
-      StringWriter err = new StringWriter();
-      assertEquals(1, interact(server, new StringWriter(), err, "--prompts", prompts.toString()));
-      Path ask = prompts.resolve("interact-ask.txt");
-      Files.writeString(ask, Files.readString(ask) + "\nKeep the question short.\n");
+      assertEquals(1, interact(server, new StringWriter(), new StringWriter(), option, copy.toString()));
+      Path edited = copy.resolve(file);
+      Files.writeString(edited, Files.readString(edited) + edit);
       server.setHandler(good);
       StringWriter again = new StringWriter();
-      assertEquals(1, interact(server, new StringWriter(), again, "--prompts", prompts.toString()));
+      assertEquals(1, interact(server, new StringWriter(), again, option, copy.toString()));
       assertTrue(again.toString().contains("is the unfinished run of other settings"), again.toString());
     }
   }
@@ -216,21 +225,8 @@ class ModelLoopTest {
 
   @Test
   void aStoppedRunIsNotResumedWithEditedRules(@org.junit.jupiter.api.io.TempDir Path rules) throws Exception {
-    for (Path file : Files.newDirectoryStream(Path.of("rules"), "*.drl")) {
-      Files.copy(file, rules.resolve(file.getFileName()));
-    }
-    JsonNode third = picked.get(2);
-    Function<Request, Reply> good = scripted(picked);
-    try (LocalChatServer server = new LocalChatServer(
-        request -> request.prompt().contains(third.get("nl").asText()) ? Reply.error(500) : good.apply(request))) {
-      assertEquals(1, interact(server, new StringWriter(), new StringWriter(), "--rules", rules.toString()));
-      Path clarify = rules.resolve("clarify.drl");
-      Files.writeString(clarify, Files.readString(clarify) + "\n// edited between the stop and the rerun\n");
-      server.setHandler(good);
-      StringWriter again = new StringWriter();
-      assertEquals(1, interact(server, new StringWriter(), again, "--rules", rules.toString()));
-      assertTrue(again.toString().contains("is the unfinished run of other settings"), again.toString());
-    }
+    assertAnEditStopsTheResume(Path.of("rules"), "*.drl", rules, "--rules", "clarify.drl",
+        "\n// edited between the stop and the rerun\n");
   }
 
   @Test
