@@ -74,12 +74,25 @@ class RuleMutationTest {
     }
     // Compiling a variant and running it on the fixed set go on in parallel; the rule tests, which
     // see the variant through TestData's one substitute, run one variant at a time, in order.
+    // Equivalent and invalid verdicts of an earlier run with the same inputs are reused (KnownVerdicts).
+    String inputs = KnownVerdicts.inputs(rules, TestData.spiderDir());
+    KnownVerdicts known = Boolean.getBoolean("mutation.recheck") ? KnownVerdicts.read(Path.of("none"), inputs)
+        : KnownVerdicts.read(KnownVerdicts.FILE, inputs);
     ExecutorService workers = Executors.newFixedThreadPool(Integer.getInteger("mutation.threads", Runtime.getRuntime().availableProcessors()));
     List<Result> results = new ArrayList<>();
+    int reused = 0;
     try {
       List<Future<Checked>> checked = new ArrayList<>();
       for (DrlMutants.Mutant mutant : mutants) {
-        checked.add(workers.submit(() -> compileAndRun(mutant, files, work, fixed, baseline)));
+        Verdict verdict = known.of(mutant);
+        if (verdict != null) {
+          reused++;
+          Result result = new Result(mutant, verdict, (verdict == Verdict.INVALID ? "does not compile" : "same outcome on the fixed set")
+              + " (known: inputs unchanged)");
+          checked.add(java.util.concurrent.CompletableFuture.completedFuture(new Checked(mutant, null, result)));
+        } else {
+          checked.add(workers.submit(() -> compileAndRun(mutant, files, work, fixed, baseline)));
+        }
       }
       for (Future<Checked> future : checked) {
         results.add(judge(future.get()));
@@ -99,6 +112,15 @@ class RuleMutationTest {
     Files.createDirectories(Path.of("target"));
     Files.writeString(Path.of("target/rule-mutations.md"), report);
     System.out.println(report.lines().limit(12).reduce("", (a, b) -> a + b + "\n"));
+    System.out.println(reused + " of " + results.size() + " verdicts reused from " + KnownVerdicts.FILE
+        + (reused == 0 ? " (none: its inputs differ, or -Dmutation.recheck)" : " (inputs unchanged)"));
+    if (only.isEmpty()) {
+      String text = KnownVerdicts.text(inputs, results);
+      Files.writeString(KnownVerdicts.WRITTEN, text);
+      if (!text.equals(Files.exists(KnownVerdicts.FILE) ? Files.readString(KnownVerdicts.FILE) : "")) {
+        System.out.println("the known verdicts changed: cp " + KnownVerdicts.WRITTEN + " " + KnownVerdicts.FILE);
+      }
+    }
     List<Result> missed = results.stream().filter(r -> r.verdict() == Verdict.MISSED).toList();
     assertTrue(results.stream().anyMatch(r -> r.verdict() == Verdict.CAUGHT), "no variant was caught: the check itself is broken");
     assertEquals(List.of(), missed.stream().map(r -> r.mutant().file() + " " + r.mutant().rules() + ": "
