@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -32,12 +31,16 @@ import rolepolicy.spider.Schema;
 class MaskedQuestionLeakTest {
   @TempDir static Path dir;
 
-  private static List<Case> trainCases() throws Exception {
-    Path file = dir.resolve("train.json");
-    if (!Files.exists(file)) {
+  private static List<Case> train;
+
+  /** The cases of Spider train, read once for both tests. */
+  private static synchronized List<Case> trainCases() throws Exception {
+    if (train == null) {
+      Path file = dir.resolve("train.json");
       DatasetWriter.JSON.writeValue(file.toFile(), SpiderRun.records("train", "train_spider.json"));
+      train = CaseReader.read(file, TestData.schemas());
     }
-    return CaseReader.read(file, TestData.schemas());
+    return train;
   }
 
   @Test
