@@ -20,7 +20,8 @@ import rolepolicy.spider.InputException;
  * after trimming and dropping thousands separators, {@code str} and {@code multi_str} trimmed; a
  * blank cell is NULL. An {@code int} column holding a number with a fraction is read as {@code
  * float}, so the value is kept (counted as widened); a cell of a number column that is no number
- * at all becomes NULL (counted as a cast failure): the column stays numeric, as queries compare it.
+ * at all is NULL to the queries (counted as a cast failure): the column stays numeric, as queries
+ * compare it. Its text is kept, and a gold result ({@link #gold}) shows it where a query selects it.
  *
  * <p>Table names: in a dataset of several CSV files, a file's stem is its table's name; a dataset
  * of one file is queried under several names, so there every name its queries use reads that file.
@@ -33,6 +34,11 @@ public final class GroundTruth implements AutoCloseable {
   private final Map<String, Map<String, Integer>> castFailures = new TreeMap<>();
   /** Per table (as loaded), per int column read as float: its cells with a fraction. */
   private final Map<String, Map<String, Integer>> widened = new TreeMap<>();
+  /** Per table (lower-cased, aliases too), per column (lower-cased): its cells that were no number. */
+  private final Map<String, Map<String, List<Prose>>> prose = new TreeMap<>();
+
+  /** A cell of a number column that was no number: its text, and its row's cells (trimmed) by lower-cased column. */
+  record Prose(String text, Map<String, String> row) {}
 
   private GroundTruth(DuckDb db) {
     this.db = db;
@@ -72,6 +78,9 @@ public final class GroundTruth implements AutoCloseable {
             truth.db.execute(List.of("CREATE VIEW " + DuckDb.identifier(alias) + " AS SELECT * FROM "
                 + DuckDb.identifier(stem)));
             truth.columns.put(lower, truth.columns.get(stem));
+            if (truth.prose.containsKey(stem)) {
+              truth.prose.put(lower, truth.prose.get(stem));
+            }
           }
         }
       }
@@ -125,10 +134,90 @@ public final class GroundTruth implements AutoCloseable {
       }
       if (!failed.isEmpty()) {
         castFailures.put(name, failed);
+        keepProse(raw, name, header.columns(), failed.keySet(), typed, fractions);
       }
     }
     db.execute(List.of("DROP TABLE " + raw));
     columns.put(name.toLowerCase(Locale.ROOT), header.columns());
+  }
+
+  /** Keeps the text of each cell of {@code failed} columns that was no number, with its row. */
+  private void keepProse(String raw, String name, List<String> header, java.util.Set<String> failed,
+      Map<String, Attributes.Attribute> typed, Map<String, Integer> fractions) throws SQLException {
+    Map<String, List<Prose>> byColumn = new TreeMap<>();
+    String trimmed = header.stream().map(c -> "TRIM(" + DuckDb.identifier(c) + ")").collect(java.util.stream.Collectors.joining(", "));
+    for (String column : failed) {
+      String type = fractions.containsKey(column) ? "float" : typed.get(column.toLowerCase(Locale.ROOT)).valueType();
+      String cell = DuckDb.identifier(column);
+      Execution cells = db.query("SELECT " + trimmed + " FROM " + raw + " WHERE NULLIF(TRIM(" + cell + "), '') IS NOT NULL AND "
+          + cast(cell, type) + " IS NULL");
+      List<Prose> found = new ArrayList<>();
+      for (List<Object> row : cells.rows()) {
+        Map<String, String> values = new TreeMap<>();
+        for (int i = 0; i < header.size(); i++) {
+          values.put(header.get(i).toLowerCase(Locale.ROOT), row.get(i) == null ? null : row.get(i).toString());
+        }
+        found.add(new Prose(values.get(column.toLowerCase(Locale.ROOT)), values));
+      }
+      byColumn.put(column.toLowerCase(Locale.ROOT), List.copyOf(found));
+    }
+    prose.put(name.toLowerCase(Locale.ROOT), byColumn);
+  }
+
+  /**
+   * A query's gold result: the rows of its gold SQL, where each NULL of a selected number column
+   * whose cell held no number shows that cell's text. The cell is found by the row's key columns
+   * (its table's id and entity key, which the gold SQL selects); a NULL no key leads to stays NULL.
+   */
+  public Execution gold(UdaQuery query) {
+    Execution result = db.query(query.goldSql());
+    if (result.status() != Execution.Status.OK || prose.isEmpty()) {
+      return result;
+    }
+    List<UdaQuery.OutputColumn> columns = query.columns();
+    List<List<Object>> rows = new ArrayList<>(result.rows());
+    for (int i = 0; i < columns.size(); i++) {
+      UdaQuery.OutputColumn c = columns.get(i);
+      List<Prose> cells = c.table() == null || c.function() != null || c.role() == ColumnRole.KEY ? null
+          : prose.getOrDefault(c.table().toLowerCase(Locale.ROOT), Map.of()).get(c.attribute().toLowerCase(Locale.ROOT));
+      if (cells == null) {
+        continue;
+      }
+      for (int r = 0; r < rows.size(); r++) {
+        if (rows.get(r).get(i) == null) {
+          String text = proseAt(cells, columns, c.table(), rows.get(r));
+          if (text != null) {
+            List<Object> row = new ArrayList<>(rows.get(r));
+            row.set(i, text);
+            rows.set(r, java.util.Collections.unmodifiableList(row));
+          }
+        }
+      }
+    }
+    return Execution.ok(result.columns(), rows);
+  }
+
+  /** The text of the one cell whose row has the gold row's key values for {@code table}, or null. */
+  private static String proseAt(List<Prose> cells, List<UdaQuery.OutputColumn> columns, String table, List<Object> row) {
+    String found = null;
+    int matches = 0;
+    for (Prose cell : cells) {
+      boolean keyed = false;
+      boolean same = true;
+      for (int k = 0; k < columns.size(); k++) {
+        UdaQuery.OutputColumn key = columns.get(k);
+        if (key.role() == ColumnRole.KEY && key.attribute() != null && table.equalsIgnoreCase(key.table())) {
+          keyed = true;
+          Object value = row.get(k);
+          same &= value != null && value.toString().equals(cell.row().get(key.attribute().toLowerCase(Locale.ROOT)));
+        }
+      }
+      if (keyed && same) {
+        found = cell.text();
+        matches++;
+      }
+    }
+    return matches == 1 ? found : null;
   }
 
   /** The int columns holding numbers with a fraction, with how many such cells. */

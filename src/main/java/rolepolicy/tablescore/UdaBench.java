@@ -243,7 +243,7 @@ public final class UdaBench {
       return notScored(where, Status.NOT_RUN, query.where() + ": " + e.getMessage(), acc, output);
     }
     writeJson(output, folder.resolve("sql.json"), sqlFile(where, analysed, attributes));
-    Execution gold = truth.query(analysed.goldSql());
+    Execution gold = truth.gold(analysed);
     if (gold.status() != Execution.Status.OK) {
       return notScored(where, Status.NOT_RUN,
           query.where() + ": the ground truth cannot run it: " + firstLine(gold.message()), acc, output);

@@ -176,10 +176,43 @@ class UdaBenchTest {
     Map<String, Map<String, Integer>> widened = s.datasets().get("Finan").widened();
     assertEquals(Map.of("Finan", Map.of("bussiness_profit", 1, "cash_reserves", 1, "net_assets", 1,
         "net_profit_or_loss", 1, "total_assets", 1)), widened);
-    // text in a number column is still not a number: NULL, counted
+    // text in a number column is no number: NULL to the queries, counted
     assertEquals(Map.of("Finan", Map.of("bussiness_cost", 1, "bussiness_sales", 1, "total_Debt", 1)),
         s.datasets().get("Finan").castFailures());
     assertEquals("ours", s.readings());
+  }
+
+  /** Finan row 71's total_Debt: prose, no number. */
+  static final String ROW_71_DEBT = "0 (excluding IFRS 16 lease liabilities of 45383790 and 538680 bank overdraft)";
+
+  @Test
+  void finanRow71sProseInANumberColumnIsShownAndScoresRight() throws IOException {
+    // Filter 13 selects total_Debt and keeps row 71 (dividend 0.2155 < 0.40, earnings 0.5521 >= 0.49)
+    String query = "Finan/Filter/filter_queries_Finan/13";
+    List<List<String>> t = gold(query);
+    int debt = t.get(0).indexOf("total_Debt");
+    int id = t.get(0).indexOf("id");
+    List<String> row71 = t.stream().filter(r -> r.get(id).equals("71")).findFirst().orElseThrow();
+    assertEquals(ROW_71_DEBT, row71.get(debt), "the gold result shows the document's text");
+    Path results = temp.resolve("debt");
+    result(results, query, t);
+    Path out = temp.resolve("debt-out");
+    run(TestData.udaDir(), List.of("Finan"), results, out);
+    assertEquals(1.0, acc(out, query).get("avg_precision").asDouble(), 1e-12, "the document's text scores right");
+    // the same result with the cell left blank is wrong in that cell
+    List<List<String>> blank = new ArrayList<>(List.of(t.get(0)));
+    for (List<String> r : t.subList(1, t.size())) {
+      List<String> written = new ArrayList<>(r);
+      if (r.get(id).equals("71")) {
+        written.set(debt, "");
+      }
+      blank.add(written);
+    }
+    Path blanks = temp.resolve("debt-blank");
+    result(blanks, query, blank);
+    Path blankOut = temp.resolve("debt-blank-out");
+    run(TestData.udaDir(), List.of("Finan"), blanks, blankOut);
+    assertTrue(acc(blankOut, query).get("avg_precision").asDouble() < 1.0, "a blank cell for the text is wrong");
   }
 
   @Test
