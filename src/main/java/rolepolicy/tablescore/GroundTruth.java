@@ -37,8 +37,8 @@ public final class GroundTruth implements AutoCloseable {
   /** Per table (lower-cased, aliases too), per column (lower-cased): its cells that were no number. */
   private final Map<String, Map<String, List<Prose>>> prose = new TreeMap<>();
 
-  /** A cell of a number column that was no number: its text, and its row's cells (trimmed) by lower-cased column. */
-  record Prose(String text, Map<String, String> row) {}
+  /** A cell of a number column that was no number: its text, and its row's values by lower-cased column. */
+  record Prose(String text, Map<String, Object> row) {}
 
   private GroundTruth(DuckDb db) {
     this.db = db;
@@ -108,8 +108,7 @@ public final class GroundTruth implements AutoCloseable {
       widened.put(name, fractions);
     }
     List<String> casts = new ArrayList<>();
-    List<String> failures = new ArrayList<>();
-    List<String> numeric = new ArrayList<>();
+    Map<String, String> noNumber = new LinkedHashMap<>();
     for (String column : header.columns()) {
       Attributes.Attribute attribute = typed == null ? null : typed.get(column.toLowerCase(Locale.ROOT));
       String type = attribute == null ? "str" : fractions.containsKey(column) ? "float" : attribute.valueType();
@@ -117,10 +116,11 @@ public final class GroundTruth implements AutoCloseable {
       String cast = cast(cell, type);
       casts.add(cast + " AS " + cell);
       if (type.equals("int") || type.equals("float")) {
-        numeric.add(column);
-        failures.add("count(*) FILTER (WHERE NULLIF(TRIM(" + cell + "), '') IS NOT NULL AND " + cast + " IS NULL)");
+        noNumber.put(column, "NULLIF(TRIM(" + cell + "), '') IS NOT NULL AND " + cast + " IS NULL");
       }
     }
+    List<String> numeric = List.copyOf(noNumber.keySet());
+    List<String> failures = numeric.stream().map(c -> "count(*) FILTER (WHERE " + noNumber.get(c) + ")").toList();
     db.execute(List.of(
         "CREATE TABLE " + DuckDb.identifier(name) + " AS SELECT " + String.join(", ", casts) + " FROM " + raw));
     if (!numeric.isEmpty()) {
@@ -134,30 +134,30 @@ public final class GroundTruth implements AutoCloseable {
       }
       if (!failed.isEmpty()) {
         castFailures.put(name, failed);
-        keepProse(raw, name, header.columns(), failed.keySet(), typed, fractions);
+        keepProse(raw, name, header.columns(), casts, failed.keySet(), noNumber);
       }
     }
     db.execute(List.of("DROP TABLE " + raw));
     columns.put(name.toLowerCase(Locale.ROOT), header.columns());
   }
 
-  /** Keeps the text of each cell of {@code failed} columns that was no number, with its row. */
-  private void keepProse(String raw, String name, List<String> header, java.util.Set<String> failed,
-      Map<String, Attributes.Attribute> typed, Map<String, Integer> fractions) throws SQLException {
+  /**
+   * Keeps the text of each cell of the {@code failed} columns that was no number, with its row's
+   * values as the table holds them.
+   */
+  private void keepProse(String raw, String name, List<String> header, List<String> casts, java.util.Set<String> failed,
+      Map<String, String> noNumber) throws SQLException {
     Map<String, List<Prose>> byColumn = new TreeMap<>();
-    String trimmed = header.stream().map(c -> "TRIM(" + DuckDb.identifier(c) + ")").collect(java.util.stream.Collectors.joining(", "));
     for (String column : failed) {
-      String type = fractions.containsKey(column) ? "float" : typed.get(column.toLowerCase(Locale.ROOT)).valueType();
-      String cell = DuckDb.identifier(column);
-      Execution cells = db.query("SELECT " + trimmed + " FROM " + raw + " WHERE NULLIF(TRIM(" + cell + "), '') IS NOT NULL AND "
-          + cast(cell, type) + " IS NULL");
+      Execution cells = db.query("SELECT " + String.join(", ", casts) + ", TRIM(" + DuckDb.identifier(column) + ") FROM "
+          + raw + " WHERE " + noNumber.get(column));
       List<Prose> found = new ArrayList<>();
       for (List<Object> row : cells.rows()) {
-        Map<String, String> values = new TreeMap<>();
+        Map<String, Object> values = new TreeMap<>();
         for (int i = 0; i < header.size(); i++) {
-          values.put(header.get(i).toLowerCase(Locale.ROOT), row.get(i) == null ? null : row.get(i).toString());
+          values.put(header.get(i).toLowerCase(Locale.ROOT), row.get(i));
         }
-        found.add(new Prose(values.get(column.toLowerCase(Locale.ROOT)), values));
+        found.add(new Prose((String) row.get(header.size()), values));
       }
       byColumn.put(column.toLowerCase(Locale.ROOT), List.copyOf(found));
     }
@@ -209,7 +209,7 @@ public final class GroundTruth implements AutoCloseable {
         if (key.role() == ColumnRole.KEY && key.attribute() != null && table.equalsIgnoreCase(key.table())) {
           keyed = true;
           Object value = row.get(k);
-          same &= value != null && value.toString().equals(cell.row().get(key.attribute().toLowerCase(Locale.ROOT)));
+          same &= value != null && value.equals(cell.row().get(key.attribute().toLowerCase(Locale.ROOT)));
         }
       }
       if (keyed && same) {

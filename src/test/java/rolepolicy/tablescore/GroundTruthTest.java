@@ -53,6 +53,40 @@ class GroundTruthTest {
     }
   }
 
+  /** The cell of a gold result in the row whose {@code id} is {@code id}. */
+  private static Object cell(Execution gold, String id, String column) {
+    int key = gold.columns().indexOf("id");
+    int at = gold.columns().indexOf(column);
+    return gold.rows().stream().filter(r -> id.equals(r.get(key))).findFirst().orElseThrow().get(at);
+  }
+
+  @Test
+  void aGoldResultShowsTheTextOfAProseCellWhereTheQuerySelectsItAsAValue() throws Exception {
+    Path finan = TestData.udaDir().resolve("Finan");
+    Attributes attributes = Attributes.read(finan.resolve("Finan_attributes.json"));
+    try (GroundTruth truth = load(finan, List.of("Finance", "finance"))) {
+      Execution gold = truth.gold(UdaQuery.analyse("SELECT dividend_per_share, bussiness_profit, total_Debt FROM Finance"
+          + " WHERE dividend_per_share < 0.40 AND earnings_per_share >= 0.49", KeyColumns.none(), attributes, truth));
+      assertEquals("0 (excluding IFRS 16 lease liabilities of 45383790 and 538680 bank overdraft)", cell(gold, "71", "total_Debt"));
+      assertEquals(525804201.3, cell(gold, "71", "bussiness_profit"), "a number stays a number");
+      // rows 36 and 42: prose in bussiness_cost (36) and bussiness_sales (42); each row shows its own
+      // text, a blank cell stays NULL, a number stays a number
+      Execution costs = truth.gold(UdaQuery.analyse("SELECT bussiness_cost, bussiness_sales FROM finance",
+          KeyColumns.none(), attributes, truth));
+      assertEquals("Research and development: $4,749,000; General and administrative: $5,847,000",
+          cell(costs, "36", "bussiness_cost"));
+      assertNull(cell(costs, "36", "bussiness_sales"));
+      assertEquals(321832000L, cell(costs, "42", "bussiness_cost"));
+      assertEquals("Clinical Services: $418,754,000; Pharma Services: $90,974,000", cell(costs, "42", "bussiness_sales"));
+      // to the query the cell is still no number: a filter on it leaves the row out, an aggregate skips it
+      assertEquals(0, truth.gold(UdaQuery.analyse("SELECT company_name FROM finance WHERE total_Debt >= 0 AND id = '71'",
+          KeyColumns.none(), attributes, truth)).rows().size());
+      Execution max = truth.gold(UdaQuery.analyse("SELECT MAX(total_Debt) FROM finance WHERE id = '71'",
+          KeyColumns.none(), attributes, truth));
+      assertEquals(Arrays.asList((Object) null), max.rows().get(0), "an aggregate of the prose is NULL, not its text");
+    }
+  }
+
   @Test
   void aDatasetOfSeveralFilesNamesEachTableByItsFileAndMakesNoAliases() {
     try (GroundTruth truth = load(TestData.udaDir().resolve("Player"), List.of("players"))) {

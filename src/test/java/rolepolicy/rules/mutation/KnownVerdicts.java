@@ -5,20 +5,20 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 import rolepolicy.cache.CacheFolder;
+import rolepolicy.run.Digest;
 
 /**
  * The equivalent and invalid verdicts of an earlier whole run, kept in the repository and reused
  * while every input of the check is unchanged: the rule files, the Java sources of the project
- * and of the check, the build file, the overrides and the Spider files of the fixed set. One byte
- * changed in any of them and no verdict is reused. A reused verdict skips the variant's build and
- * its run on the fixed set; caught variants are always built and run, with their rule tests.
+ * and of the check, the test data's loader, the build file, the overrides and the Spider files of
+ * the fixed set (its JSON files and SQLite databases). One byte changed in any of them and no
+ * verdict is reused. A reused verdict skips the variant's build and its run on the fixed set;
+ * caught variants are always built and run, with their rule tests.
  */
 final class KnownVerdicts {
   /** The file in the repository. */
@@ -45,7 +45,9 @@ final class KnownVerdicts {
         if (!lines.isEmpty() && lines.get(0).equals(HEADER + inputs)) {
           for (String line : lines.subList(1, lines.size())) {
             String[] cells = line.split("\t");
-            verdicts.put(cells[0], RuleMutationTest.Verdict.valueOf(cells[1]));
+            if (cells.length == 2) {
+              verdicts.put(cells[0], RuleMutationTest.Verdict.valueOf(cells[1]));
+            }
           }
         }
       }
@@ -53,6 +55,11 @@ final class KnownVerdicts {
       throw new UncheckedIOException(e);
     }
     return new KnownVerdicts(inputs, verdicts);
+  }
+
+  /** No known verdict: every variant is built and run. */
+  static KnownVerdicts none(String inputs) {
+    return new KnownVerdicts(inputs, Map.of());
   }
 
   /** The known verdict of a variant, or null. */
@@ -83,11 +90,7 @@ final class KnownVerdicts {
 
   /** A variant's key: its file's name and whole text (the other files are among the inputs). */
   static String key(DrlMutants.Mutant mutant) {
-    MessageDigest sha = CacheFolder.sha256();
-    sha.update(mutant.file().getBytes(StandardCharsets.UTF_8));
-    sha.update((byte) 0);
-    sha.update(mutant.text().getBytes(StandardCharsets.UTF_8));
-    return HexFormat.of().formatHex(sha.digest());
+    return Digest.sha256(mutant.file() + "\0" + mutant.text());
   }
 
   /**
@@ -97,7 +100,7 @@ final class KnownVerdicts {
   static String inputs(Path rules, Path spider) {
     Map<String, Path> files = new TreeMap<>();
     for (Map.Entry<String, Path> tree : Map.of("rules", rules, "main", Path.of("src/main/java"),
-        "check", Path.of("src/test/java/rolepolicy/rules/mutation")).entrySet()) {
+        "check", Path.of("src/test/java/rolepolicy/rules/mutation"), "databases", spider.resolve("database")).entrySet()) {
       try (Stream<Path> walk = Files.walk(tree.getValue())) {
         walk.filter(Files::isRegularFile).forEach(f -> files.put(
             tree.getKey() + "/" + tree.getValue().relativize(f).toString().replace('\\', '/'), f));
@@ -105,22 +108,20 @@ final class KnownVerdicts {
         throw new UncheckedIOException(e);
       }
     }
+    files.put("TestData.java", Path.of("src/test/java/rolepolicy/TestData.java"));
     files.put("pom.xml", Path.of("pom.xml"));
     files.put("overrides.json", Path.of("data/overrides.json"));
     for (String name : List.of("tables.json", "dev.json", "train_spider.json")) {
       files.put("spider/" + name, spider.resolve(name));
     }
-    MessageDigest sha = CacheFolder.sha256();
+    StringBuilder all = new StringBuilder();
     try {
       for (Map.Entry<String, Path> f : files.entrySet()) {
-        sha.update(f.getKey().getBytes(StandardCharsets.UTF_8));
-        sha.update((byte) 0);
-        sha.update(Files.readAllBytes(f.getValue()));
-        sha.update((byte) 0);
+        all.append(f.getKey()).append('\t').append(CacheFolder.digest(f.getValue())).append('\n');
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return HexFormat.of().formatHex(sha.digest());
+    return Digest.sha256(all.toString());
   }
 }

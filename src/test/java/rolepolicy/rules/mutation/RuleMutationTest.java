@@ -76,7 +76,7 @@ class RuleMutationTest {
     // see the variant through TestData's one substitute, run one variant at a time, in order.
     // Equivalent and invalid verdicts of an earlier run with the same inputs are reused (KnownVerdicts).
     String inputs = KnownVerdicts.inputs(rules, TestData.spiderDir());
-    KnownVerdicts known = Boolean.getBoolean("mutation.recheck") ? KnownVerdicts.read(Path.of("none"), inputs)
+    KnownVerdicts known = Boolean.getBoolean("mutation.recheck") ? KnownVerdicts.none(inputs)
         : KnownVerdicts.read(KnownVerdicts.FILE, inputs);
     ExecutorService workers = Executors.newFixedThreadPool(Integer.getInteger("mutation.threads", Runtime.getRuntime().availableProcessors()));
     List<Result> results = new ArrayList<>();
