@@ -26,7 +26,8 @@ import rolepolicy.spider.Schema;
 /**
  * No masked question of the bank shows a name or a value of its own database (docs/retrieval.md,
  * "Leaks of a masked question"): checked on every case of Spider train, and on every example of every
- * Spider dev prompt against the whole train bank, where a name or value the target has too is no leak.
+ * Spider dev prompt (the default selection) against the whole train bank, where a name or value the
+ * target has too is no leak.
  */
 class MaskedQuestionLeakTest {
   @TempDir static Path dir;
@@ -71,8 +72,9 @@ class MaskedQuestionLeakTest {
     Embedder embedder = new Embedder(Path.of("target", "test-embedding-cache"));
     try (CaseBank bank = CaseBank.build(cases, "train", dir.resolve("bank"), embedder, new CaseBank.Thresholds(0.94, 0.54))) {
       embedder.save();
+      // the prompts as `prompts` writes them by default (skeleton_vote), with 5 examples each
       PromptWriter writer = new PromptWriter(bank, PromptTemplate.read(Path.of("data/prompts/few-shot.txt"),
-          PromptWriter.PLACEHOLDERS), CaseBank.Policy.TIERED, 5);
+          PromptWriter.PLACEHOLDERS), CaseBank.Policy.SKELETON_VOTE, 5, new DraftSelection(bank, TestData.schemas()));
       List<String> leaks = new ArrayList<>();
       int slots = 0;
       for (JsonNode q : dev) {
