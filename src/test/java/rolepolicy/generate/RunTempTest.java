@@ -86,8 +86,11 @@ class RunTempTest {
   @Test
   void aFolderAnotherThreadMakesAgainIsRemovedOnceThatThreadStops() throws Exception {
     Path building = dir.resolve(".bank.building");
-    Thread writer = new Thread(() -> { // an index writer that opens its directory again for 300 ms
-      long end = System.nanoTime() + 300_000_000L;
+    // an index writer that opens its directory again for 150 ms, 100 of them while the folder is
+    // being removed; it stops before the removal can settle (RunTemp.SETTLED_MILLIS after the 50 ms
+    // start), so only a removal that returned while the writer still ran leaves the folder
+    Thread writer = new Thread(() -> {
+      long end = System.nanoTime() + 150_000_000L;
       while (System.nanoTime() < end) {
         try {
           Files.createDirectories(building.resolve("index/specific"));
