@@ -155,17 +155,7 @@ class UdaBenchTest {
   void finanRow71WithTheDocumentsDecimalsScoresRight() throws IOException {
     // Finan row 71 holds numbers with a fraction in int columns: the column is read as float and the value kept
     String query = "Finan/Select/select_queries/7";
-    List<List<String>> t = gold(query);
-    int profit = t.get(0).indexOf("bussiness_profit");
-    int id = t.get(0).indexOf("id");
-    List<List<String>> table = new ArrayList<>(List.of(t.get(0)));
-    for (List<String> r : t.subList(1, t.size())) {
-      List<String> written = new ArrayList<>(r);
-      if (r.get(id).equals("71")) {
-        written.set(profit, "525804201.3"); // the document's value
-      }
-      table.add(written);
-    }
+    List<List<String>> table = withCell(gold(query), "71", "bussiness_profit", "525804201.3"); // the document's value
     Path results = temp.resolve("finan");
     result(results, query, table);
     Path out = temp.resolve("finan-out");
@@ -180,6 +170,25 @@ class UdaBenchTest {
     assertEquals(Map.of("Finan", Map.of("bussiness_cost", 1, "bussiness_sales", 1, "total_Debt", 1)),
         s.datasets().get("Finan").castFailures());
     assertEquals("ours", s.readings());
+  }
+
+  /** A copy of a table (its header first) with one cell of the row whose {@code id} is given set to {@code value}. */
+  private static List<List<String>> withCell(List<List<String>> table, String id, String column, String value) {
+    int key = table.get(0).indexOf("id");
+    int at = table.get(0).indexOf(column);
+    assertTrue(at >= 0, "no column " + column + " in " + table.get(0));
+    List<List<String>> copy = new ArrayList<>(List.of(table.get(0)));
+    int changed = 0;
+    for (List<String> r : table.subList(1, table.size())) {
+      List<String> written = new ArrayList<>(r);
+      if (r.get(key).equals(id)) {
+        written.set(at, value);
+        changed++;
+      }
+      copy.add(written);
+    }
+    assertEquals(1, changed, "rows with id " + id);
+    return copy;
   }
 
   /** Finan row 71's total_Debt: prose, no number. */
@@ -200,14 +209,7 @@ class UdaBenchTest {
     run(TestData.udaDir(), List.of("Finan"), results, out);
     assertEquals(1.0, acc(out, query).get("avg_precision").asDouble(), 1e-12, "the document's text scores right");
     // the same result with the cell left blank is wrong in that cell
-    List<List<String>> blank = new ArrayList<>(List.of(t.get(0)));
-    for (List<String> r : t.subList(1, t.size())) {
-      List<String> written = new ArrayList<>(r);
-      if (r.get(id).equals("71")) {
-        written.set(debt, "");
-      }
-      blank.add(written);
-    }
+    List<List<String>> blank = withCell(t, "71", "total_Debt", "");
     Path blanks = temp.resolve("debt-blank");
     result(blanks, query, blank);
     Path blankOut = temp.resolve("debt-blank-out");
