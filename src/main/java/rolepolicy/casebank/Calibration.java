@@ -24,7 +24,43 @@ public final class Calibration {
   public record Result(CaseBank.Thresholds thresholds, int sample, double randomSimilarity,
       double specificAtThreshold, double skeletonOnly, double allSpecific) {}
 
+  /** A calibration, and whether it was taken from the bank it replaces ({@link #reuseOrCalibrate}). */
+  public record Outcome(Result result, String key, boolean reused) {}
+
+  /** The method's version, part of the key: change it with the method. */
+  static final int METHOD = 1;
+
   private Calibration() {}
+
+  /**
+   * SHA-256 of what a calibration reads: the method, the step and seed, the bank's index key (its
+   * cases' ids, questions and vectors), each case's database and reference SQL, in order, and the
+   * names of the cases' databases (DAIL's skeletons mask them). Gold labels and policies are not among them.
+   */
+  public static String key(CaseBank bank, Map<String, Schema> schemas, int step, long seed) {
+    var sha = rolepolicy.cache.CacheFolder.sha256();
+    java.util.function.Consumer<String> add = text -> sha.update(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    add.accept(METHOD + "\n" + step + "\n" + seed + "\n" + bank.meta().indexKey() + "\n");
+    java.util.TreeMap<String, Schema> databases = new java.util.TreeMap<>();
+    for (Case c : bank.cases()) {
+      add.accept(c.dbId() + "\0" + c.referenceSql() + "\n");
+      databases.put(c.dbId(), schemas.get(c.dbId()));
+    }
+    add.accept(QuerySimilarity.names(databases.values()));
+    return java.util.HexFormat.of().formatHex(sha.digest());
+  }
+
+  /**
+   * The calibration of the bank it replaces when its key is this one's (a rebuild after a rule edit:
+   * the same questions and SQL), else a new one; {@code previous}: that bank's {@code bank.json}, or null.
+   */
+  public static Outcome reuseOrCalibrate(CaseBank bank, CaseBank.Meta previous, Map<String, Schema> schemas, int step, long seed) {
+    String key = key(bank, schemas, step, seed);
+    if (previous != null && key.equals(previous.calibrationKey()) && previous.calibration() != null) {
+      return new Outcome(previous.calibration(), key, true);
+    }
+    return new Outcome(calibrate(bank, schemas, step, seed), key, false);
+  }
 
   public static Result calibrate(CaseBank bank, Map<String, Schema> schemas, int step, long seed) {
     List<Case> cases = bank.cases();

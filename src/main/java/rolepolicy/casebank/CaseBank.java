@@ -1,5 +1,6 @@
 package rolepolicy.casebank;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -32,6 +33,7 @@ import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopScoreDocCollectorManager;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
+import rolepolicy.cache.CacheFolder;
 import rolepolicy.generate.DatasetWriter;
 import rolepolicy.generate.OwnedFolder;
 import rolepolicy.generate.RunTemp;
@@ -73,10 +75,16 @@ public final class CaseBank implements AutoCloseable {
    * {@code bank.json}: where the cases came from, the thresholds in force, and the format of the
    * bank (a bank of another format is built again, not read).
    */
-  public record Meta(String source, int cases, String model, Thresholds thresholds, Integer format) {}
+  public record Meta(String source, int cases, String model, Thresholds thresholds, Integer format,
+      @JsonProperty("index_key") String indexKey, @JsonProperty("calibration_key") String calibrationKey,
+      Calibration.Result calibration) {}
 
-  /** The bank's format: 2 since cases carry their REFUSE reason in words and their columns' policies. */
-  static final int FORMAT = 2;
+  /**
+   * The bank's format: 3 since the cases are kept in {@code cases.jsonl} and the indexes hold only what
+   * is searched (2: cases carry their REFUSE reason in words and their columns' policies). Change it
+   * with what the indexes hold: a rebuild reuses an index of the same format, model and questions.
+   */
+  static final int FORMAT = 3;
   /**
    * How many nearest cases say whether a question looks like a REFUSE: when most of them are REFUSE,
    * its examples are taken as retrieved; else REFUSE examples are capped at the bank's REFUSE rate.
@@ -84,6 +92,8 @@ public final class CaseBank implements AutoCloseable {
   static final int NEIGHBOURS = 5;
 
   static final String META = "bank.json";
+  /** The cases, one JSON line each, in index order (document n of each index is line n). */
+  static final String CASES = "cases.jsonl";
   private static final String COMMAND = "casebank";
   private static final String OPTION = "--bank";
   /** How many nearest neighbours the HNSW search looks for before the best k are kept. */
@@ -100,13 +110,18 @@ public final class CaseBank implements AutoCloseable {
   private final java.util.Map<String, Boolean> databasesWithCases = new java.util.concurrent.ConcurrentHashMap<>();
   private Meta meta;
   private final double refuseRate;
+  private boolean indexReused;
 
-  /** An open index, and its cases by document number once read (the index never changes while open). */
+  /** The cases by document number, and as the skeleton collection shows them. */
+  private final List<Case> cases;
+  private final List<Case> skeletonViews;
+  private final java.util.Map<String, Case> byId = new java.util.HashMap<>();
+
+  /** An open index (the index never changes while open). */
   private static final class Collection {
     final Directory directory;
     final DirectoryReader reader;
     final IndexSearcher searcher;
-    private volatile List<Case> cases;
 
     private Collection(Directory directory, DirectoryReader reader) {
       this.directory = directory;
@@ -127,33 +142,6 @@ public final class CaseBank implements AutoCloseable {
       return searcher;
     }
 
-    /** The case of a document. */
-    Case caseAt(int doc) throws IOException {
-      return cases().get(doc);
-    }
-
-    /**
-     * Every case, by document number, read from its stored JSON on first use: all at once, in order,
-     * each compressed block read once (a run's searches return most of them, again and again).
-     */
-    List<Case> cases() throws IOException {
-      List<Case> all = cases;
-      if (all == null) {
-        synchronized (this) {
-          all = cases;
-          if (all == null) {
-            List<Case> read = new ArrayList<>(reader.maxDoc());
-            var fields = searcher.storedFields();
-            for (int doc = 0; doc < reader.maxDoc(); doc++) {
-              read.add(JSON.readValue(fields.document(doc).get("case"), Case.class));
-            }
-            cases = all = List.copyOf(read);
-          }
-        }
-      }
-      return all;
-    }
-
     void close() throws IOException {
       reader.close();
       directory.close();
@@ -167,51 +155,136 @@ public final class CaseBank implements AutoCloseable {
     this.skeletonCases = Collection.open(index.resolve(SKELETON));
     this.embedder = embedder;
     this.meta = meta;
-    int all = specificCases.reader().numDocs();
-    this.refuseRate = all == 0 ? 0 : (double) specificCases.searcher().count(refuseQuery()) / all;
+    this.cases = readCases(dir.resolve(CASES));
+    if (cases.size() != specificCases.reader().maxDoc() || cases.size() != skeletonCases.reader().maxDoc()) {
+      throw new InputException(dir + ": the case bank is damaged (" + CASES + " holds " + cases.size() + " cases, its indexes "
+          + specificCases.reader().maxDoc() + " and " + skeletonCases.reader().maxDoc() + "); build it again with the casebank command");
+    }
+    this.skeletonViews = cases.stream().map(CaseBank::skeletonOnly).toList();
+    cases.forEach(c -> byId.put(c.id(), c));
+    this.refuseRate = cases.isEmpty() ? 0 : (double) cases.stream().filter(Case::refuse).count() / cases.size();
   }
 
-  private static Query refuseQuery() {
-    return new TermQuery(new Term("gold_type", "REFUSE"));
+  private static List<Case> readCases(Path file) throws IOException {
+    List<Case> read = new ArrayList<>();
+    try (var lines = Files.newBufferedReader(file, java.nio.charset.StandardCharsets.UTF_8)) {
+      for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+        read.add(JSON.readValue(line, Case.class));
+      }
+    }
+    return List.copyOf(read);
   }
 
   /** Writes a bank of the cases into {@code dir} (replacing a bank there, and nothing else) and opens it. */
   public static CaseBank build(List<Case> cases, String source, Path dir, Embedder embedder, Thresholds thresholds) {
+    return build(cases, source, dir, embedder, thresholds, null);
+  }
+
+  /**
+   * {@link #build}, reusing the indexes of the bank in {@code previous} (null: none) when they were
+   * built from the same questions, masked questions, databases and ids, in the same order, with the
+   * same model and format: a rebuild after a rule edit, which changes gold labels and policies only,
+   * embeds and indexes nothing. The indexes are copied as they are; each is what a new build writes.
+   */
+  public static CaseBank build(List<Case> cases, String source, Path dir, Embedder embedder, Thresholds thresholds,
+      Path previous) {
     OwnedFolder.recreate(dir, COMMAND, OPTION);
     RunTemp.register(dir, "the unfinished bank in " + dir + " was removed; the bank beside it is as it was");
     try {
       Path index = dir.resolve("index");
-      try (Directory specificDir = FSDirectory.open(index.resolve(SPECIFIC));
-          Directory skeletonDir = FSDirectory.open(index.resolve(SKELETON));
-          IndexWriter specificWriter = new IndexWriter(specificDir, config());
-          IndexWriter skeletonWriter = new IndexWriter(skeletonDir, config())) {
-        List<String> texts = new ArrayList<>(2 * cases.size());
-        cases.forEach(c -> texts.addAll(List.of(c.question(), c.maskedQuestion())));
-        embedder.embedAll(texts);
-        // each index is written by one thread in case order (its HNSW graph the same on every build), the two at once
-        var skeletons = java.util.concurrent.CompletableFuture.runAsync(() -> {
-          try {
-            for (Case c : cases) {
-              skeletonWriter.addDocument(skeleton(c, embedder.embed(c.maskedQuestion())));
-            }
-          } catch (IOException e) {
-            throw new UncheckedIOException(e);
-          }
-        });
-        for (Case c : cases) {
-          specificWriter.addDocument(specific(c, embedder.embed(c.question())));
-        }
-        try {
-          skeletons.join();
-        } catch (java.util.concurrent.CompletionException e) {
-          throw e.getCause() instanceof UncheckedIOException u ? u.getCause() : new IOException(e.getCause());
-        }
+      String key = indexKey(cases);
+      Meta before = previous == null ? null : previousMeta(previous);
+      boolean reuse = before != null && key.equals(before.indexKey()) && Files.isDirectory(previous.resolve("index"));
+      if (reuse) {
+        copyFolder(previous.resolve("index"), index);
+      } else {
+        writeIndexes(cases, index, embedder);
       }
-      Meta meta = new Meta(source, cases.size(), Embedder.MODEL, thresholds, FORMAT);
+      CacheFolder.writeWhole(dir.resolve(CASES), out -> {
+        for (Case c : cases) {
+          out.write(JSON.writeValueAsBytes(c));
+          out.write('\n');
+        }
+      });
+      Meta meta = new Meta(source, cases.size(), Embedder.MODEL, thresholds, FORMAT, key, null, null);
       DatasetWriter.write(dir.resolve(META), meta);
-      return new CaseBank(dir, embedder, meta);
+      CaseBank bank = new CaseBank(dir, embedder, meta);
+      bank.indexReused = reuse;
+      return bank;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Whether {@link #build} copied the indexes of the previous bank instead of writing them. */
+  public boolean indexReused() {
+    return indexReused;
+  }
+
+  /**
+   * SHA-256 of what the indexes are built from: the format, Lucene's version, the model, and each
+   * case's id, database, question and masked question, in order.
+   */
+  static String indexKey(List<Case> cases) {
+    var sha = CacheFolder.sha256();
+    sha.update((FORMAT + "\n" + org.apache.lucene.util.Version.LATEST + "\n" + Embedder.MODEL + "\n")
+        .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    for (Case c : cases) {
+      sha.update(String.join("\0", c.id(), c.dbId(), c.question(), c.maskedQuestion(), "\n")
+          .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+    return java.util.HexFormat.of().formatHex(sha.digest());
+  }
+
+  /** The {@code bank.json} of a bank of this format in {@code dir}, or null when there is none to read. */
+  public static Meta previousMeta(Path dir) {
+    try {
+      Meta meta = JSON.readValue(dir.resolve(META).toFile(), Meta.class);
+      return meta.format() != null && meta.format() == FORMAT ? meta : null;
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  private static void copyFolder(Path from, Path to) throws IOException {
+    try (java.util.stream.Stream<Path> files = Files.walk(from)) {
+      for (Path f : files.sorted().toList()) {
+        Path target = to.resolve(from.relativize(f).toString());
+        if (Files.isDirectory(f)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(f, target);
+        }
+      }
+    }
+  }
+
+  private static void writeIndexes(List<Case> cases, Path index, Embedder embedder) throws IOException {
+    try (Directory specificDir = FSDirectory.open(index.resolve(SPECIFIC));
+        Directory skeletonDir = FSDirectory.open(index.resolve(SKELETON));
+        IndexWriter specificWriter = new IndexWriter(specificDir, config());
+        IndexWriter skeletonWriter = new IndexWriter(skeletonDir, config())) {
+      List<String> texts = new ArrayList<>(2 * cases.size());
+      cases.forEach(c -> texts.addAll(List.of(c.question(), c.maskedQuestion())));
+      embedder.embedAll(texts);
+      // each index is written by one thread in case order (its HNSW graph the same on every build), the two at once
+      var skeletons = java.util.concurrent.CompletableFuture.runAsync(() -> {
+        try {
+          for (Case c : cases) {
+            skeletonWriter.addDocument(skeleton(c, embedder.embed(c.maskedQuestion())));
+          }
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      });
+      for (Case c : cases) {
+        specificWriter.addDocument(specific(c, embedder.embed(c.question())));
+      }
+      try {
+        skeletons.join();
+      } catch (java.util.concurrent.CompletionException e) {
+        throw e.getCause() instanceof UncheckedIOException u ? u.getCause() : new IOException(e.getCause());
+      }
     }
   }
 
@@ -286,14 +359,15 @@ public final class CaseBank implements AutoCloseable {
     }
   }
 
-  /** Puts calibrated thresholds in force and writes them to the bank's {@code bank.json}. */
-  public static void writeThresholds(Path dir, CaseBank bank, Thresholds thresholds) {
-    bank.meta = new Meta(bank.meta.source(), bank.meta.cases(), bank.meta.model(), thresholds, FORMAT);
+  /** Puts a calibration's thresholds in force and writes it, with its key, to the bank's {@code bank.json}. */
+  public static void writeCalibration(Path dir, CaseBank bank, String key, Calibration.Result calibration) {
+    bank.meta = new Meta(bank.meta.source(), bank.meta.cases(), bank.meta.model(), calibration.thresholds(), FORMAT,
+        bank.meta.indexKey(), key, calibration);
     DatasetWriter.write(dir.resolve(META), bank.meta);
   }
 
   /**
-   * SHA-256 of the bank's files: {@code bank.json} and the index, each by name and content (a file's
+   * SHA-256 of the bank's files: {@code bank.json}, {@code cases.jsonl} and the indexes, each by name and content (a file's
    * digest remembered in {@code cacheFolder} while its size and time stay the same; null: read each time).
    */
   public String digest(Path cacheFolder) {
@@ -454,7 +528,7 @@ public final class CaseBank implements AutoCloseable {
       List<Hit> hits = new ArrayList<>();
       // the best k, counting no more hits than that: the same k, found with fewer documents scored
       for (ScoreDoc d : skeletonCases.searcher().search(q, new TopScoreDocCollectorManager(k, null, k)).scoreDocs) {
-        hits.add(new Hit(SKELETON, d.score, skeletonCases.caseAt(d.doc)));
+        hits.add(new Hit(SKELETON, d.score, skeletonViews.get(d.doc)));
       }
       return hits;
     } catch (IOException e) {
@@ -490,21 +564,12 @@ public final class CaseBank implements AutoCloseable {
 
   /** The case of an id (as a specific case: with its database and SQL), or null when the bank has none. */
   Case caseById(String id) {
-    try {
-      ScoreDoc[] found = specificCases.searcher().search(new TermQuery(new Term("id", id)), 1).scoreDocs;
-      return found.length == 0 ? null : specificCases.caseAt(found[0].doc);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return byId.get(id);
   }
 
   /** Every case of the bank, in index order. */
   List<Case> cases() {
-    try {
-      return specificCases.cases();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return cases;
   }
 
   private List<Hit> search(Collection in, float[] vector, BooleanQuery.Builder filter, int k, Set<String> exclude, String type) {
@@ -517,8 +582,7 @@ public final class CaseBank implements AutoCloseable {
     try {
       List<Hit> hits = new ArrayList<>();
       for (ScoreDoc d : in.searcher().search(knn, k).scoreDocs) {
-        Case c = in.caseAt(d.doc);
-        hits.add(new Hit(type, 2.0 * d.score - 1.0, type.equals(SPECIFIC) ? c : skeletonOnly(c)));
+        hits.add(new Hit(type, 2.0 * d.score - 1.0, (type.equals(SPECIFIC) ? cases : skeletonViews).get(d.doc)));
       }
       return hits;
     } catch (IOException e) {
@@ -536,10 +600,8 @@ public final class CaseBank implements AutoCloseable {
     Document doc = new Document();
     doc.add(new StringField("id", c.id(), Field.Store.YES));
     doc.add(new StringField("db_id", c.dbId(), Field.Store.NO));
-    doc.add(new StringField("gold_type", c.goldType(), Field.Store.NO));
     doc.add(new TextField("question", c.question(), Field.Store.NO));
     doc.add(new KnnFloatVectorField("vector", vector, VectorSimilarityFunction.COSINE));
-    doc.add(new StoredField("case", JSON.writeValueAsString(c)));
     return doc;
   }
 
@@ -548,7 +610,6 @@ public final class CaseBank implements AutoCloseable {
     doc.add(new StringField("id", c.id(), Field.Store.YES));
     doc.add(new TextField("masked", c.maskedQuestion(), Field.Store.NO));
     doc.add(new KnnFloatVectorField("vector", vector, VectorSimilarityFunction.COSINE));
-    doc.add(new StoredField("case", JSON.writeValueAsString(skeletonOnly(c))));
     return doc;
   }
 

@@ -28,6 +28,19 @@ import rolepolicy.spider.Schema;
 public final class QuerySimilarity {
   private QuerySimilarity() {}
 
+  /** The names {@link #dailSkeleton} masks, of each schema in the given order: a key of what it depends on. */
+  static String names(java.util.Collection<Schema> schemas) {
+    StringBuilder key = new StringBuilder();
+    for (Schema schema : schemas) {
+      key.append(schema.dbId()).append('\0').append(String.join("\0", schema.tables())).append('\0');
+      for (rolepolicy.model.SchemaColumn c : schema.columns()) {
+        key.append(c.name()).append('\0');
+      }
+      key.append('\n');
+    }
+    return key.toString();
+  }
+
   /** DAIL's {@code sql2skeleton(sql, db_schema)}: values and schema names become {@code _}. */
   public static String dailSkeleton(String sql, Schema schema) {
     Names names = new Names(schema);

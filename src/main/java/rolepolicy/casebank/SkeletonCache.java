@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import rolepolicy.cache.CacheFolder;
-import rolepolicy.model.SchemaColumn;
 import rolepolicy.spider.Schema;
 
 /**
@@ -28,15 +27,8 @@ final class SkeletonCache {
   SkeletonCache(Path folder, CaseBank bank, Map<String, Schema> schemas) {
     this.folder = folder;
     var sha = CacheFolder.sha256();
-    StringBuilder key = new StringBuilder(CacheFolder.buildStamp()).append('\n').append(bank.digest(folder)).append('\n');
-    for (Schema schema : new TreeMap<>(schemas).values()) { // the names DAIL's skeleton masks
-      key.append(schema.dbId()).append('\0').append(String.join("\0", schema.tables())).append('\0');
-      for (SchemaColumn c : schema.columns()) {
-        key.append(c.name()).append('\0');
-      }
-      key.append('\n');
-    }
-    byte[] digest = sha.digest(key.toString().getBytes(StandardCharsets.UTF_8));
+    String key = CacheFolder.buildStamp() + "\n" + bank.digest(folder) + "\n" + QuerySimilarity.names(new TreeMap<>(schemas).values());
+    byte[] digest = sha.digest(key.getBytes(StandardCharsets.UTF_8));
     this.file = folder.resolve("dail-skeletons-" + HexFormat.of().formatHex(digest, 0, 8) + ".tsv");
   }
 

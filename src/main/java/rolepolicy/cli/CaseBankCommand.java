@@ -52,22 +52,28 @@ public final class CaseBankCommand implements Callable<Integer> {
     PrintWriter w = spec.commandLine().getOut();
     var schemas = SchemaReader.read(schemaFile.tables);
     long start = System.nanoTime();
-    List<Case> cases = CaseReader.read(dataset, schemas);
+    List<Case> cases = CaseReader.read(dataset, schemas, caching.folder());
     double read = (System.nanoTime() - start) / 1e9;
     start = System.nanoTime();
     Embedder embedder = new Embedder(caching.folder());
     Path staging = CaseBank.staging(caseBank.bank);
-    try (CaseBank built = CaseBank.build(cases, dataset.toString(), staging, embedder, new CaseBank.Thresholds(1.0, 0.0))) {
+    // the bank it replaces lends its indexes and calibration where their inputs are unchanged (not with --no-cache)
+    Path previous = caching.folder() == null ? null : caseBank.bank;
+    CaseBank.Meta before = previous == null ? null : CaseBank.previousMeta(previous);
+    try (CaseBank built = CaseBank.build(cases, dataset.toString(), staging, embedder, new CaseBank.Thresholds(1.0, 0.0), previous)) {
       double index = (System.nanoTime() - start) / 1e9;
       start = System.nanoTime();
-      Calibration.Result c = Calibration.calibrate(built, schemas, step, seed);
-      CaseBank.writeThresholds(staging, built, c.thresholds());
+      Calibration.Outcome calibrated = Calibration.reuseOrCalibrate(built, before, schemas, step, seed);
+      Calibration.Result c = calibrated.result();
+      CaseBank.writeCalibration(staging, built, calibrated.key(), c);
       double calibrate = (System.nanoTime() - start) / 1e9;
       embedder.save();
-      w.printf(Locale.ROOT, "%d cases from %s: read and skeletonized in %.1f s, embedded and indexed in %.1f s"
-          + " (%d texts embedded, the cache held %d)%n", cases.size(), dataset, read, index, embedder.computed(),
-          embedder.cached());
-      w.printf(Locale.ROOT, "thresholds (calibrated on %d cases in %.1f s): specific cosine >= %.2f, skeleton cosine >= %.2f%n",
+      w.printf(Locale.ROOT, "%d cases from %s: read and skeletonized in %.1f s, %s%n", cases.size(), dataset, read,
+          built.indexReused() ? String.format(Locale.ROOT, "indexes copied from %s in %.1f s (the same questions)", previous, index)
+              : String.format(Locale.ROOT, "embedded and indexed in %.1f s (%d texts embedded, the cache held %d)", index,
+                  embedder.computed(), embedder.cached()));
+      w.printf(Locale.ROOT, "thresholds (%s %d cases in %.1f s): specific cosine >= %.2f, skeleton cosine >= %.2f%n",
+          calibrated.reused() ? "calibrated as the bank it replaces, the same questions and SQL: on" : "calibrated on",
           c.sample(), calibrate, c.thresholds().specific(), c.thresholds().skeleton());
       w.printf(Locale.ROOT, "  first example's query similarity: tiered %.3f, skeletons only %.3f, same database only %.3f, random %.3f%n",
           c.specificAtThreshold(), c.skeletonOnly(), c.allSpecific(), c.randomSimilarity());

@@ -254,4 +254,69 @@ class CaseBankCommandTest {
     assertEquals(Files.readString(dir.resolve("prompts-cold/prompts.jsonl")), Files.readString(dir.resolve("prompts-warm/prompts.jsonl")));
     assertEquals(Files.readString(dir.resolve("prompts-edited/prompts.jsonl")), Files.readString(dir.resolve("prompts-uncached/prompts.jsonl")));
   }
+
+  private String casebank(Path train, Path bank, String... caching) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    List<String> args = new java.util.ArrayList<>(List.of("casebank", "--dataset", train.toString(), "--tables",
+        TestData.spiderDir().resolve("tables.json").toString(), "--bank", bank.toString(), "--calibration-step", "4"));
+    args.addAll(List.of(caching));
+    assertEquals(0, run(out, err, args.toArray(String[]::new)), err.toString());
+    return out.toString();
+  }
+
+  @Test
+  void aRebuildAfterARuleEditCopiesTheIndexesAndTheCalibrationAndGivesWhatAFullBuildGives() throws Exception {
+    Path train = firstRecords("train", "train_spider.json", 30);
+    Path dev = firstRecords("dev", "dev.json", 6);
+    String tables = TestData.spiderDir().resolve("tables.json").toString();
+    String cache = dir.resolve("cache").toString();
+    Path bank = dir.resolve("bank");
+    assertTrue(casebank(train, bank, "--cache", cache).contains("embedded and indexed"));
+    // a rule edit: a gold label and a policy change, the questions and their SQL do not
+    var records = (ArrayNode) DatasetWriter.JSON.readTree(train.toFile());
+    var first = (com.fasterxml.jackson.databind.node.ObjectNode) records.get(0);
+    assertEquals("REFUSE", first.path("gold_label").path("type").asText());
+    first.putObject("gold_label").put("type", "SQL").put("sql", first.path("original_sql").asText());
+    var policies = (com.fasterxml.jackson.databind.node.ObjectNode) records.get(1).get("column_policies");
+    policies.put(policies.fieldNames().next(), "Hidden");
+    DatasetWriter.JSON.writeValue(train.toFile(), records);
+
+    String rebuilt = casebank(train, bank, "--cache", cache);
+    assertTrue(rebuilt.contains("indexes copied from " + bank + " in "), rebuilt);
+    assertTrue(rebuilt.contains("thresholds (calibrated as the bank it replaces, the same questions and SQL: on 8 cases"), rebuilt);
+    Path full = dir.resolve("bank-full");
+    String built = casebank(train, full, "--no-cache");
+    assertTrue(built.contains("embedded and indexed") && built.contains("thresholds (calibrated on 8 cases"), built);
+    assertEquals(Files.readString(full.resolve("cases.jsonl")), Files.readString(bank.resolve("cases.jsonl")));
+    assertTrue(Files.readString(bank.resolve("cases.jsonl")).startsWith("{\"id\":\"train_0001\",\"dbId\":\"department_management\","
+        + "\"question\":\"How many heads of the departments are older than 56 ?\",\"goldType\":\"SQL\""));
+    assertEquals(Files.readString(full.resolve("bank.json")), Files.readString(bank.resolve("bank.json")));
+    StringWriter err = new StringWriter();
+    for (Path b : List.of(bank, full)) {
+      assertEquals(0, run(new StringWriter(), err, "prompts", "--dataset", dev.toString(), "--tables", tables, "--bank",
+          b.toString(), "--out", dir.resolve("prompts-" + b.getFileName()).toString()), err.toString());
+    }
+    assertEquals(Files.readString(dir.resolve("prompts-bank-full/prompts.jsonl")), Files.readString(dir.resolve("prompts-bank/prompts.jsonl")));
+
+    // a question reworded: its vector changes, so the indexes and the calibration are made anew
+    ((com.fasterxml.jackson.databind.node.ObjectNode) records.get(3)).put("question", "How many heads are there in all?");
+    DatasetWriter.JSON.writeValue(train.toFile(), records);
+    String reworded = casebank(train, bank, "--cache", cache);
+    assertTrue(reworded.contains("(2 texts embedded, the cache held ") && reworded.contains("thresholds (calibrated on 8 cases"), reworded);
+  }
+
+  @Test
+  void aBankWhoseCasesFileDoesNotMatchItsIndexesIsRefusedWithWhatToDo() throws Exception {
+    Path train = firstRecords("train", "train_spider.json", 8);
+    Path bank = dir.resolve("bank");
+    casebank(train, bank, "--cache", dir.resolve("cache").toString());
+    List<String> lines = Files.readAllLines(bank.resolve("cases.jsonl"));
+    Files.write(bank.resolve("cases.jsonl"), lines.subList(0, 7));
+    StringWriter err = new StringWriter();
+    assertEquals(1, run(new StringWriter(), err, "prompts", "--dataset", firstRecords("dev", "dev.json", 2).toString(),
+        "--bank", bank.toString(), "--out", dir.resolve("prompts").toString()));
+    assertEquals("error: " + bank + ": the case bank is damaged (cases.jsonl holds 7 cases, its indexes 8 and 8); build it again"
+        + " with the casebank command", err.toString().strip());
+  }
 }

@@ -21,6 +21,6 @@ class CaseBankFormatTest {
         """);
     InputException e = assertThrows(InputException.class, () -> CaseBank.open(dir, null));
     assertTrue(e.getMessage().equals(dir + ": a case bank of an earlier format (bank.json has no format, this version"
-        + " reads 2); build it again with the casebank command"), e.getMessage());
+        + " reads 3); build it again with the casebank command"), e.getMessage());
   }
 }
