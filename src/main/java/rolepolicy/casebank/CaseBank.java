@@ -200,12 +200,12 @@ public final class CaseBank implements AutoCloseable {
       } else {
         writeIndexes(cases, index, embedder);
       }
-      CacheFolder.writeWhole(dir.resolve(CASES), out -> {
+      try (var out = new java.io.BufferedOutputStream(Files.newOutputStream(dir.resolve(CASES)))) { // the folder is moved into place whole
         for (Case c : cases) {
           out.write(JSON.writeValueAsBytes(c));
           out.write('\n');
         }
-      });
+      }
       Meta meta = new Meta(source, cases.size(), Embedder.MODEL, thresholds, FORMAT, key, null, null);
       DatasetWriter.write(dir.resolve(META), meta);
       CaseBank bank = new CaseBank(dir, embedder, meta);
