@@ -111,6 +111,7 @@ public final class CaseBank implements AutoCloseable {
   private Meta meta;
   private final double refuseRate;
   private boolean indexReused;
+  private boolean previousIndexDamaged;
 
   /** The cases by document number, and as the skeleton collection shows them. */
   private final List<Case> cases;
@@ -150,19 +151,36 @@ public final class CaseBank implements AutoCloseable {
 
   private CaseBank(Path dir, Embedder embedder, Meta meta) throws IOException {
     this.dir = dir;
-    Path index = dir.resolve("index");
-    this.specificCases = Collection.open(index.resolve(SPECIFIC));
-    this.skeletonCases = Collection.open(index.resolve(SKELETON));
     this.embedder = embedder;
     this.meta = meta;
+    if (Files.notExists(dir.resolve(CASES))) {
+      throw damaged(dir, CASES + " is missing");
+    }
     this.cases = readCases(dir.resolve(CASES));
+    if (!indexKey(cases).equals(meta.indexKey())) {
+      throw damaged(dir, CASES + " is not the file its indexes were built from");
+    }
+    Path index = dir.resolve("index");
+    this.specificCases = Collection.open(index.resolve(SPECIFIC));
+    try {
+      this.skeletonCases = Collection.open(index.resolve(SKELETON));
+    } catch (IOException e) {
+      specificCases.close();
+      throw e;
+    }
     if (cases.size() != specificCases.reader().maxDoc() || cases.size() != skeletonCases.reader().maxDoc()) {
-      throw new InputException(dir + ": the case bank is damaged (" + CASES + " holds " + cases.size() + " cases, its indexes "
-          + specificCases.reader().maxDoc() + " and " + skeletonCases.reader().maxDoc() + "); build it again with the casebank command");
+      String counts = CASES + " holds " + cases.size() + " cases, its indexes " + specificCases.reader().maxDoc() + " and "
+          + skeletonCases.reader().maxDoc();
+      close();
+      throw damaged(dir, counts);
     }
     this.skeletonViews = cases.stream().map(CaseBank::skeletonOnly).toList();
-    cases.forEach(c -> byId.put(c.id(), c));
+    cases.forEach(c -> byId.putIfAbsent(c.id(), c)); // the first of an id, as a search by id found it
     this.refuseRate = cases.isEmpty() ? 0 : (double) cases.stream().filter(Case::refuse).count() / cases.size();
+  }
+
+  private static InputException damaged(Path dir, String why) {
+    return new InputException(dir + ": the case bank is damaged (" + why + "); build it again with the casebank command");
   }
 
   private static List<Case> readCases(Path file) throws IOException {
@@ -195,9 +213,16 @@ public final class CaseBank implements AutoCloseable {
       String key = indexKey(cases);
       Meta before = previous == null ? null : previousMeta(previous);
       boolean reuse = before != null && key.equals(before.indexKey()) && Files.isDirectory(previous.resolve("index"));
+      boolean damagedBefore = false;
       if (reuse) {
         copyFolder(previous.resolve("index"), index);
-      } else {
+        if (!intact(index, cases)) { // a damaged index is built anew, not copied again and again
+          deleteTree(index);
+          reuse = false;
+          damagedBefore = true;
+        }
+      }
+      if (!reuse) {
         writeIndexes(cases, index, embedder);
       }
       try (var out = new java.io.BufferedOutputStream(Files.newOutputStream(dir.resolve(CASES)))) { // the folder is moved into place whole
@@ -210,6 +235,7 @@ public final class CaseBank implements AutoCloseable {
       DatasetWriter.write(dir.resolve(META), meta);
       CaseBank bank = new CaseBank(dir, embedder, meta);
       bank.indexReused = reuse;
+      bank.previousIndexDamaged = damagedBefore;
       return bank;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -219,6 +245,11 @@ public final class CaseBank implements AutoCloseable {
   /** Whether {@link #build} copied the indexes of the previous bank instead of writing them. */
   public boolean indexReused() {
     return indexReused;
+  }
+
+  /** Whether {@link #build} found the previous bank's indexes damaged when it came to copy them (and wrote new ones). */
+  public boolean previousIndexDamaged() {
+    return previousIndexDamaged;
   }
 
   /**
@@ -243,6 +274,46 @@ public final class CaseBank implements AutoCloseable {
       return meta.format() != null && meta.format() == FORMAT ? meta : null;
     } catch (IOException | RuntimeException e) {
       return null;
+    }
+  }
+
+  /**
+   * Whether both copied indexes are whole — every file's checksum right — and hold the cases'
+   * documents: as many, each with its case's id, in order.
+   */
+  private static boolean intact(Path index, List<Case> cases) {
+    for (String collection : List.of(SPECIFIC, SKELETON)) {
+      try (Directory d = FSDirectory.open(index.resolve(collection))) {
+        for (String file : d.listAll()) {
+          if (!file.equals(IndexWriter.WRITE_LOCK_NAME)) {
+            try (org.apache.lucene.store.IndexInput in = d.openInput(file, org.apache.lucene.store.IOContext.READONCE)) {
+              org.apache.lucene.codecs.CodecUtil.checksumEntireFile(in);
+            }
+          }
+        }
+        try (DirectoryReader reader = DirectoryReader.open(d)) {
+          if (reader.maxDoc() != cases.size()) {
+            return false;
+          }
+          var fields = reader.storedFields();
+          for (int doc = 0; doc < cases.size(); doc++) {
+            if (!cases.get(doc).id().equals(fields.document(doc, Set.of("id")).get("id"))) {
+              return false;
+            }
+          }
+        }
+      } catch (IOException | RuntimeException e) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static void deleteTree(Path dir) throws IOException {
+    try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
+      for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.delete(f);
+      }
     }
   }
 
@@ -355,7 +426,7 @@ public final class CaseBank implements AutoCloseable {
       }
       return new CaseBank(dir, embedder, meta);
     } catch (IOException e) {
-      throw new InputException(dir + ": cannot read the case bank (" + e.getMessage() + ")", e);
+      throw new InputException(dir + ": cannot read the case bank (" + e.getMessage() + "); build it again with the casebank command", e);
     }
   }
 

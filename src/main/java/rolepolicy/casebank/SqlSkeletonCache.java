@@ -42,6 +42,9 @@ final class SqlSkeletonCache {
     try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
       for (String line = in.readLine(); line != null; line = in.readLine()) {
         Entry e = JSON.readValue(line, Entry.class);
+        if (e.sql() == null || e.skeleton() == null) {
+          return new HashMap<>(); // not this file's format
+        }
         entries.put(e.sql(), e.skeleton());
       }
     } catch (IOException | RuntimeException e) {

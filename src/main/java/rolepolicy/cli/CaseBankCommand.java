@@ -62,6 +62,9 @@ public final class CaseBankCommand implements Callable<Integer> {
     CaseBank.Meta before = previous == null ? null : CaseBank.previousMeta(previous);
     try (CaseBank built = CaseBank.build(cases, dataset.toString(), staging, embedder, new CaseBank.Thresholds(1.0, 0.0), previous)) {
       double index = (System.nanoTime() - start) / 1e9;
+      if (built.previousIndexDamaged()) {
+        w.printf(Locale.ROOT, "the indexes of %s are damaged: built anew%n", previous);
+      }
       start = System.nanoTime();
       Calibration.Outcome calibrated = Calibration.reuseOrCalibrate(built, before, schemas, step, seed);
       Calibration.Result c = calibrated.result();

@@ -311,12 +311,45 @@ class CaseBankCommandTest {
     Path train = firstRecords("train", "train_spider.json", 8);
     Path bank = dir.resolve("bank");
     casebank(train, bank, "--cache", dir.resolve("cache").toString());
-    List<String> lines = Files.readAllLines(bank.resolve("cases.jsonl"));
-    Files.write(bank.resolve("cases.jsonl"), lines.subList(0, 7));
-    StringWriter err = new StringWriter();
-    assertEquals(1, run(new StringWriter(), err, "prompts", "--dataset", firstRecords("dev", "dev.json", 2).toString(),
-        "--bank", bank.toString(), "--out", dir.resolve("prompts").toString()));
-    assertEquals("error: " + bank + ": the case bank is damaged (cases.jsonl holds 7 cases, its indexes 8 and 8); build it again"
-        + " with the casebank command", err.toString().strip());
+    Path cases = bank.resolve("cases.jsonl");
+    List<String> lines = Files.readAllLines(cases);
+    String dev = firstRecords("dev", "dev.json", 2).toString();
+    java.util.function.Supplier<String> prompts = () -> {
+      StringWriter err = new StringWriter();
+      assertEquals(1, run(new StringWriter(), err, "prompts", "--dataset", dev, "--bank", bank.toString(), "--out",
+          dir.resolve("prompts").toString()));
+      return err.toString().strip();
+    };
+    String notItsFile = "error: " + bank + ": the case bank is damaged (cases.jsonl is not the file its indexes were built from);"
+        + " build it again with the casebank command";
+    Files.write(cases, lines.subList(0, 7)); // one case short
+    assertEquals(notItsFile, prompts.get());
+    List<String> swapped = new java.util.ArrayList<>(lines); // two cases in each other's places
+    java.util.Collections.swap(swapped, 0, 1);
+    Files.write(cases, swapped);
+    assertEquals(notItsFile, prompts.get());
+    Files.delete(cases);
+    assertEquals("error: " + bank + ": the case bank is damaged (cases.jsonl is missing); build it again with the casebank"
+        + " command", prompts.get());
+  }
+
+  @Test
+  void aRebuildInPlaceBuildsDamagedIndexesAnewInsteadOfCopyingThem() throws Exception {
+    Path train = firstRecords("train", "train_spider.json", 8);
+    Path bank = dir.resolve("bank");
+    String cache = dir.resolve("cache").toString();
+    casebank(train, bank, "--cache", cache);
+    Path segment;
+    try (var files = Files.list(bank.resolve("index/specific"))) {
+      segment = files.filter(f -> f.toString().endsWith(".cfs")).findFirst().orElseThrow();
+    }
+    byte[] bytes = Files.readAllBytes(segment);
+    bytes[bytes.length / 2] ^= 1; // one bit flipped: the file's checksum no longer holds
+    Files.write(segment, bytes);
+    String rebuilt = casebank(train, bank, "--cache", cache);
+    assertTrue(rebuilt.contains("the indexes of " + bank + " are damaged: built anew") && rebuilt.contains("embedded and indexed"),
+        rebuilt);
+    String again = casebank(train, bank, "--cache", cache);
+    assertTrue(again.contains("indexes copied from " + bank), again);
   }
 }
