@@ -53,6 +53,11 @@ public final class QuestionEngine {
           "the rewrite rules reached " + decisions.size() + " decisions (expected 1) at " + stage);
     }
     List<NegativeEdit> negatives = Sessions.only(after, NegativeEdit.class);
+    if (negatives.size() > 1) {
+      throw new IllegalStateException("the negative rules made " + negatives.size() + " edits (expected at most 1: each"
+          + " checks `not NegativeEdit( )`) at " + stage + ": "
+          + String.join(", ", negatives.stream().map(NegativeEdit::rule).toList()));
+    }
     return new Round(
         inWalkOrder(Sessions.only(after, Violation.class)),
         decisions.get(0),

@@ -3,6 +3,7 @@ package rolepolicy.engine;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import org.drools.core.common.InternalFactHandle;
 import org.kie.api.KieBase;
 import org.kie.api.event.rule.AgendaEventListener;
 import org.kie.api.runtime.KieSession;
@@ -10,8 +11,9 @@ import org.kie.api.runtime.KieSessionsPool;
 import org.kie.api.runtime.rule.ConsequenceException;
 
 /**
- * Runs the rules once over a set of facts in a clean session and returns every fact after; a rule
- * whose action throws is a {@link RuleFileException} naming the rule and its file.
+ * Runs the rules once over a set of facts in a clean session and returns every fact after, in the
+ * order each entered the session; a rule whose action throws is a {@link RuleFileException} naming
+ * the rule and its file.
  * Sessions come from a pool: disposing one resets it (no fact, no listener, nothing left from the
  * round before) and keeps the node memories it built, which a new session would build again.
  */
@@ -36,7 +38,14 @@ final class Sessions {
         session.insert(fact);
       }
       session.fireAllRules();
-      return new ArrayList<>(session.getObjects());
+      // in the order the facts entered the session (inserted, then by the rules as they fired), not the
+      // store's hash order: the same input gives the same list
+      List<InternalFactHandle> handles = new ArrayList<>();
+      session.getFactHandles().forEach(h -> handles.add((InternalFactHandle) h));
+      handles.sort(java.util.Comparator.comparingLong(InternalFactHandle::getId));
+      List<Object> after = new ArrayList<>(handles.size());
+      handles.forEach(h -> after.add(h.getObject()));
+      return after;
     } catch (ConsequenceException e) {
       throw new RuleFileException(RuleBase.describe(base, e.getRule()) + ": its action (then) failed: "
           + (e.getCause() == null ? e.getMessage() : e.getCause().toString()));

@@ -168,6 +168,26 @@ class NegativeRulesTest {
   }
 
   @Test
+  @DisplayName(N2)
+  void twoNegativeEditsAreAnErrorNamingBothRules(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    // N2 without its `not NegativeEdit( )`: where N1 applies too, both would make an edit
+    for (java.nio.file.Path f : rolepolicy.engine.RuleBase.ruleFiles(TestData.rulesDir())) {
+      String text = java.nio.file.Files.readString(f);
+      if (f.getFileName().toString().equals("negatives.drl")) {
+        int n2 = text.indexOf("rule \"" + N2 + "\"");
+        int guard = text.indexOf("    not NegativeEdit( )\n", n2);
+        text = text.substring(0, guard) + text.substring(guard + "    not NegativeEdit( )\n".length());
+      }
+      java.nio.file.Files.writeString(dir.resolve(f.getFileName()), text);
+    }
+    var engine = new rolepolicy.engine.QuestionEngine(rolepolicy.engine.RuleBase.load(dir));
+    IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+        () -> engine.decide(Query.from("student").select(5, "student.score").walk(), School.POLICIES, 0, true, null, "negative"));
+    assertEquals("the negative rules made 2 edits (expected at most 1: each checks `not NegativeEdit( )`) at negative: "
+        + N1 + ", " + N2, e.getMessage());
+  }
+
+  @Test
   @DisplayName("No rule applies: no negative")
   void noNegative() {
     // SELECT club_id FROM club: no Hidden column, no aggregate, its only key already selected.
