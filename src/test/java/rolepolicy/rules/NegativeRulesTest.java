@@ -168,7 +168,7 @@ class NegativeRulesTest {
   }
 
   @Test
-  @DisplayName(N2)
+  @DisplayName("Two negative edits are an error naming both rules")
   void twoNegativeEditsAreAnErrorNamingBothRules(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
     // N2 without its `not NegativeEdit( )`: where N1 applies too, both would make an edit
     for (java.nio.file.Path f : rolepolicy.engine.RuleBase.ruleFiles(TestData.rulesDir())) {
