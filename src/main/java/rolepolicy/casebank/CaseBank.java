@@ -217,7 +217,7 @@ public final class CaseBank implements AutoCloseable {
       if (reuse) {
         copyFolder(previous.resolve("index"), index);
         if (!intact(index, cases)) { // a damaged index is built anew, not copied again and again
-          deleteTree(index);
+          OwnedFolder.deleteTree(index); // in the staging folder this build made
           reuse = false;
           damagedBefore = true;
         }
@@ -307,14 +307,6 @@ public final class CaseBank implements AutoCloseable {
       }
     }
     return true;
-  }
-
-  private static void deleteTree(Path dir) throws IOException {
-    try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
-      for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.delete(f);
-      }
-    }
   }
 
   private static void copyFolder(Path from, Path to) throws IOException {

@@ -97,7 +97,8 @@ public final class OwnedFolder {
     }
   }
 
-  private static void deleteTree(Path dir) throws IOException {
+  /** Deletes a folder and everything in it (nothing when it is absent); the caller owns it. */
+  public static void deleteTree(Path dir) throws IOException {
     if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
       return;
     }
