@@ -95,6 +95,22 @@ public final class TestData {
     substitute = variant;
   }
 
+  private static Map<String, float[]> bundledVectors;
+
+  /**
+   * An embedder that knows the vectors of the bundled bank ({@code data/casebank}, Spider train's
+   * questions and masked questions): the same vectors the model gives, so a test that builds a bank
+   * of train cases does not spend its time embedding them. Other texts are embedded as usual.
+   */
+  public static synchronized rolepolicy.casebank.Embedder embedder() {
+    if (bundledVectors == null) {
+      bundledVectors = rolepolicy.casebank.CaseBank.vectors(Path.of("data", "casebank"));
+    }
+    rolepolicy.casebank.Embedder embedder = new rolepolicy.casebank.Embedder();
+    embedder.learn(bundledVectors);
+    return embedder;
+  }
+
   public static synchronized Map<String, Schema> schemas() {
     if (schemas == null) {
       schemas = SchemaReader.read(spiderDir().resolve("tables.json"));

@@ -223,6 +223,9 @@ public final class CaseBank implements AutoCloseable {
         }
       }
       if (!reuse) {
+        if (before != null) { // the texts the bank it replaces embedded are not embedded again
+          embedder.learn(vectors(previous));
+        }
         writeIndexes(cases, index, embedder);
       }
       try (var out = new java.io.BufferedOutputStream(Files.newOutputStream(dir.resolve(CASES)))) { // the folder is moved into place whole
@@ -265,6 +268,41 @@ public final class CaseBank implements AutoCloseable {
           .getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
     return java.util.HexFormat.of().formatHex(sha.digest());
+  }
+
+  /**
+   * The embeddings a bank in {@code dir} holds, by text: each case's question with its vector in the
+   * specific index, its masked question with its vector in the skeleton index. Empty when there is no
+   * intact bank of this format and model to read: the vectors are a help, never needed.
+   */
+  public static java.util.Map<String, float[]> vectors(Path dir) {
+    java.util.Map<String, float[]> vectors = new java.util.HashMap<>();
+    Meta meta = previousMeta(dir);
+    if (meta == null || !Embedder.MODEL.equals(meta.model())) {
+      return vectors;
+    }
+    try {
+      List<Case> cases = readCases(dir.resolve(CASES));
+      if (!indexKey(cases).equals(meta.indexKey()) || !intact(dir.resolve("index"), cases)) {
+        return vectors;
+      }
+      for (String collection : List.of(SPECIFIC, SKELETON)) {
+        try (Directory d = FSDirectory.open(dir.resolve("index").resolve(collection));
+            DirectoryReader reader = DirectoryReader.open(d)) {
+          for (var leaf : reader.leaves()) {
+            var values = leaf.reader().getFloatVectorValues("vector");
+            for (int doc = values.nextDoc(); doc != org.apache.lucene.search.DocIdSetIterator.NO_MORE_DOCS;
+                doc = values.nextDoc()) {
+              Case c = cases.get(leaf.docBase + doc);
+              vectors.putIfAbsent(collection.equals(SPECIFIC) ? c.question() : c.maskedQuestion(), values.vectorValue().clone());
+            }
+          }
+        }
+      }
+      return vectors;
+    } catch (IOException | RuntimeException e) {
+      return new java.util.HashMap<>();
+    }
   }
 
   /** The {@code bank.json} of a bank of this format in {@code dir}, or null when there is none to read. */

@@ -27,6 +27,7 @@ public final class Embedder {
   private final Set<String> used = ConcurrentHashMap.newKeySet();
   private final EmbeddingCache cache;
   private final AtomicInteger computed = new AtomicInteger();
+  private final AtomicInteger learned = new AtomicInteger();
   private final int cachedAtStart;
 
   /** Embeddings kept in this process only. */
@@ -69,6 +70,23 @@ public final class Embedder {
         computed.incrementAndGet();
       }
     }
+  }
+
+  /**
+   * Takes vectors this model gave for their texts elsewhere (a bank's, {@link CaseBank#vectors}): those
+   * texts are not embedded again. The cache folder keeps them too, on {@link #save}.
+   */
+  public void learn(Map<String, float[]> vectors) {
+    vectors.forEach((text, vector) -> {
+      if (known.putIfAbsent(text, vector) == null) {
+        learned.incrementAndGet();
+      }
+    });
+  }
+
+  /** How many vectors {@link #learn} added. */
+  public int learned() {
+    return learned.get();
   }
 
   /** How many vectors the cache folder held when this embedder was made. */

@@ -73,8 +73,9 @@ public final class CaseBankCommand implements Callable<Integer> {
       embedder.save();
       w.printf(Locale.ROOT, "%d cases from %s: read and skeletonized in %.1f s, %s%n", cases.size(), dataset, read,
           built.indexReused() ? String.format(Locale.ROOT, "indexes copied from %s in %.1f s (the same questions)", previous, index)
-              : String.format(Locale.ROOT, "embedded and indexed in %.1f s (%d texts embedded, the cache held %d)", index,
-                  embedder.computed(), embedder.cached()));
+              : String.format(Locale.ROOT, "embedded and indexed in %.1f s (%d texts embedded, the cache held %d%s)", index,
+                  embedder.computed(), embedder.cached(), embedder.learned() == 0 ? ""
+                      : String.format(Locale.ROOT, ", the bank it replaces %d more", embedder.learned())));
       w.printf(Locale.ROOT, "thresholds (%s %d cases in %.1f s): specific cosine >= %.2f, skeleton cosine >= %.2f%n",
           calibrated.reused() ? "calibrated as the bank it replaces, the same questions and SQL: on" : "calibrated on",
           c.sample(), calibrate, c.thresholds().specific(), c.thresholds().skeleton());

@@ -307,6 +307,28 @@ class CaseBankCommandTest {
   }
 
   @Test
+  void aRebuildWithAnEmptyCacheEmbedsOnlyWhatTheBankItReplacesHasNot() throws Exception {
+    Path train = firstRecords("train", "train_spider.json", 30);
+    Path dev = firstRecords("dev", "dev.json", 6);
+    Path bank = dir.resolve("bank");
+    assertTrue(casebank(train, bank, "--cache", dir.resolve("cache").toString()).contains("(60 texts embedded, the cache held 0)"));
+    var records = (ArrayNode) DatasetWriter.JSON.readTree(train.toFile());
+    ((com.fasterxml.jackson.databind.node.ObjectNode) records.get(3)).put("question", "How many heads are there in all?");
+    DatasetWriter.JSON.writeValue(train.toFile(), records);
+    String rebuilt = casebank(train, bank, "--cache", dir.resolve("empty-cache").toString());
+    assertTrue(rebuilt.contains("(2 texts embedded, the cache held 0, the bank it replaces 60 more)"), rebuilt);
+    Path full = dir.resolve("bank-full");
+    casebank(train, full, "--no-cache");
+    StringWriter err = new StringWriter();
+    for (Path b : List.of(bank, full)) {
+      assertEquals(0, run(new StringWriter(), err, "prompts", "--dataset", dev.toString(), "--tables",
+          TestData.spiderDir().resolve("tables.json").toString(), "--bank", b.toString(), "--out",
+          dir.resolve("prompts-" + b.getFileName()).toString()), err.toString());
+    }
+    assertEquals(Files.readString(dir.resolve("prompts-bank-full/prompts.jsonl")), Files.readString(dir.resolve("prompts-bank/prompts.jsonl")));
+  }
+
+  @Test
   void aBankWhoseCasesFileDoesNotMatchItsIndexesIsRefusedWithWhatToDo() throws Exception {
     Path train = firstRecords("train", "train_spider.json", 8);
     Path bank = dir.resolve("bank");

@@ -38,7 +38,7 @@ class CaseBankTest {
     Path file = dir.resolve("train.json");
     DatasetWriter.JSON.writeValue(file.toFile(), first);
     cases = CaseReader.read(file, TestData.schemas());
-    bank = CaseBank.build(cases, file.toString(), dir.resolve("bank"), new Embedder(), new CaseBank.Thresholds(0.6, 0.3));
+    bank = CaseBank.build(cases, file.toString(), dir.resolve("bank"), TestData.embedder(), new CaseBank.Thresholds(0.6, 0.3));
     dev = SpiderRun.records("dev", "dev.json");
   }
 
@@ -133,6 +133,20 @@ class CaseBankTest {
     // dev databases are not train databases: no specific case, then skeletons if they clear 0.30
     assertTrue(r.why().startsWith("no case of " + q.get("db_id").asText()), r.why());
     assertTrue(r.why().contains(String.format(Locale.ROOT, "%.3f", 0.3)), r.why());
+  }
+
+  @Test
+  void aBanksVectorsAreTheModelsOwnForEachQuestionAndMaskedQuestion() {
+    java.util.Map<String, float[]> vectors = CaseBank.vectors(dir.resolve("bank"));
+    java.util.Set<String> texts = new java.util.HashSet<>();
+    cases.forEach(c -> texts.addAll(List.of(c.question(), c.maskedQuestion())));
+    assertEquals(texts, vectors.keySet());
+    Embedder model = new Embedder();
+    for (Case c : cases.subList(0, 10)) {
+      assertTrue(java.util.Arrays.equals(model.embed(c.question()), vectors.get(c.question())), c.question());
+      assertTrue(java.util.Arrays.equals(model.embed(c.maskedQuestion()), vectors.get(c.maskedQuestion())), c.maskedQuestion());
+    }
+    assertEquals(java.util.Map.of(), CaseBank.vectors(dir.resolve("nothing")), "no bank, no vectors");
   }
 
   @Test

@@ -73,7 +73,7 @@ public final class RunFixture {
     Path casesFile = dir.resolve("cases.json");
     DatasetWriter.JSON.writeValue(casesFile.toFile(), cases);
     this.bank = dir.resolve("bank");
-    CaseBank.build(CaseReader.read(casesFile, TestData.schemas()), casesFile.toString(), bank, new Embedder(),
+    CaseBank.build(CaseReader.read(casesFile, TestData.schemas()), casesFile.toString(), bank, TestData.embedder(),
         new CaseBank.Thresholds(0.6, 0.3)).close();
   }
 
