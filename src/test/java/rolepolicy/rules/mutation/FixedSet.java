@@ -44,6 +44,15 @@ final class FixedSet {
   private final List<PolicyOverride> overrides = OverridesReader.read(Path.of("data/overrides.json"));
   private final Path dir;
   private final List<Path> parts = new ArrayList<>();
+  /** The sample's questions, in order, and how many each part holds. */
+  private final List<JsonNode> questions = new ArrayList<>();
+  private final int partSize;
+  /** Each question of the sample in a file of its own, made when first needed. */
+  private final Map<Integer, Path> singles = new java.util.concurrent.ConcurrentHashMap<>();
+  /** The project's rules and, per question generated alone, their outcome: set by {@link #baseline}. */
+  private KieBase project;
+  private Policies projectPolicies;
+  private final Map<Integer, String> projectSingles = new java.util.concurrent.ConcurrentHashMap<>();
 
   FixedSet() {
     try {
@@ -53,7 +62,9 @@ final class FixedSet {
       take(json.readTree(TestData.spiderDir().resolve("train_spider.json").toFile()), TRAIN_STEP, sample);
       dir = Files.createTempDirectory("rule-mutation-set");
       dir.toFile().deleteOnExit();
+      sample.forEach(questions::add);
       int size = (sample.size() + PARTS - 1) / PARTS;
+      partSize = size;
       for (int from = 0; from < sample.size(); from += size) {
         ArrayNode part = json.createArrayNode();
         for (int i = from; i < Math.min(sample.size(), from + size); i++) {
@@ -104,9 +115,15 @@ final class FixedSet {
     }
   }
 
-  /** Everything the rules decide on the set, as text in stages: equal text, equal outcome. */
-  List<String> outcome(KieBase rules) {
-    return outcome(rules, null);
+  /**
+   * The project's outcome on the set (every stage), remembered with its rules, so that a variant's
+   * outcome at one question can be compared with the project's ({@link #differsAt}).
+   */
+  List<String> baseline(KieBase rules) {
+    List<String> stages = outcome(rules, null);
+    project = rules;
+    projectPolicies = policies(rules);
+    return stages;
   }
 
   /**
@@ -117,43 +134,107 @@ final class FixedSet {
    */
   List<String> outcome(KieBase rules, List<String> baseline) {
     List<String> stages = new ArrayList<>();
-    Map<String, DatabasePolicies> policies;
-    try {
-      policies = new PolicyAssigner(rules).assign(TestData.schemas(), overrides, "data/overrides.json");
-    } catch (InputException | IllegalStateException e) {
-      return List.of("policies fail: " + e.getMessage());
-    }
-    StringBuilder text = new StringBuilder();
-    policies.values().forEach(db -> text.append(db.columns()).append('\n'));
-    if (!add(stages, text.toString(), baseline)) {
+    Policies policies = policies(rules);
+    if (!add(stages, policies.text(), baseline) || policies.byDatabase() == null) {
       return stages;
     }
-    QuestionGenerator generator = new QuestionGenerator(new QuestionEngine(rules), TestData.schemas(), policies);
+    QuestionGenerator generator = new QuestionGenerator(new QuestionEngine(rules), TestData.schemas(), policies.byDatabase());
     for (Path part : parts) {
-      Path output = null;
-      try {
-        output = Files.createTempFile(dir, "records", ".json");
-        new DatasetGenerator(generator, 1).generate("fixed", part, output, null, bytes -> { });
-        if (!add(stages, Files.readString(output), baseline)) {
+      List<String> questionStages = questions(rules, generator, part);
+      for (String stage : questionStages) {
+        if (!add(stages, stage, baseline)) {
           return stages;
-        }
-        StringBuilder clarifications = new StringBuilder();
-        clarifications(rules, output, clarifications);
-        if (!add(stages, clarifications.toString(), baseline)) {
-          return stages;
-        }
-      } catch (RuntimeException e) {
-        stages.add("questions fail: " + e);
-        return stages;
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      } finally {
-        if (output != null) {
-          output.toFile().delete();
         }
       }
     }
     return stages;
+  }
+
+  /** The policies the rules give, with their text (the first stage); null policies when the rules fail. */
+  private record Policies(String text, Map<String, DatabasePolicies> byDatabase) {}
+
+  private Policies policies(KieBase rules) {
+    try {
+      Map<String, DatabasePolicies> policies = new PolicyAssigner(rules).assign(TestData.schemas(), overrides, "data/overrides.json");
+      StringBuilder text = new StringBuilder();
+      policies.values().forEach(db -> text.append(db.columns()).append('\n'));
+      return new Policies(text.toString(), policies);
+    } catch (InputException | IllegalStateException e) {
+      return new Policies("policies fail: " + e.getMessage(), null);
+    }
+  }
+
+  /** The records of a file of questions, then their clarifications: two stages, or one when the rules fail. */
+  private List<String> questions(KieBase rules, QuestionGenerator generator, Path questionsFile) {
+    Path output = null;
+    try {
+      output = Files.createTempFile(dir, "records", ".json");
+      new DatasetGenerator(generator, 1).generate("fixed", questionsFile, output, null, bytes -> { });
+      String records = Files.readString(output);
+      StringBuilder clarifications = new StringBuilder();
+      clarifications(rules, output, clarifications);
+      return List.of(records, clarifications.toString());
+    } catch (RuntimeException e) {
+      return List.of("questions fail: " + e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } finally {
+      if (output != null) {
+        output.toFile().delete();
+      }
+    }
+  }
+
+  /**
+   * Whether a variant's outcome differs from the project's where {@code hint} says it did before:
+   * at the policies ({@code "policies"}), or at the {@code hint}-th question of the sample generated
+   * alone. False says only that it does not differ there. Needs {@link #baseline} first.
+   */
+  boolean differsAt(KieBase variant, String hint) {
+    Policies policies = policies(variant);
+    if (!policies.text().equals(projectPolicies.text()) || policies.byDatabase() == null) {
+      return true;
+    }
+    if (!hint.matches("\\d+") || Integer.parseInt(hint) >= questions.size()) {
+      return false;
+    }
+    int question = Integer.parseInt(hint);
+    return !alone(variant, policies.byDatabase(), question).equals(projectSingles.computeIfAbsent(question,
+        q -> alone(project, projectPolicies.byDatabase(), q)));
+  }
+
+  /**
+   * Where a variant whose outcome's stage {@code stage} differs first does so, as a hint for {@link
+   * #differsAt}: {@code "policies"}, the number of the first question of the differing part that
+   * differs generated alone, or null when none does (the difference needs the part).
+   */
+  String where(KieBase variant, int stage) {
+    if (stage == 0) {
+      return "policies";
+    }
+    int part = (stage - 1) / 2;
+    for (int q = part * partSize; q < Math.min(questions.size(), (part + 1) * partSize); q++) {
+      if (differsAt(variant, Integer.toString(q))) {
+        return Integer.toString(q);
+      }
+    }
+    return null;
+  }
+
+  /** The records and clarifications of one question of the sample, generated alone. */
+  private String alone(KieBase rules, Map<String, DatabasePolicies> policies, int question) {
+    Path file = singles.computeIfAbsent(question, q -> {
+      try {
+        Path single = dir.resolve("question-" + q + ".json");
+        ObjectMapper json = new ObjectMapper();
+        json.writeValue(single.toFile(), json.createArrayNode().add(questions.get(q)));
+        single.toFile().deleteOnExit();
+        return single;
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    });
+    return String.join("\n", questions(rules, new QuestionGenerator(new QuestionEngine(rules), TestData.schemas(), policies), file));
   }
 
   /** Adds a stage; false when it already differs from the baseline's. */

@@ -18,7 +18,9 @@ import rolepolicy.run.Digest;
  * and of the check, the test data's loader, the build file, the overrides and the Spider files of
  * the fixed set (its JSON files and SQLite databases). One byte changed in any of them and no
  * verdict is reused. A reused verdict skips the variant's build and its run on the fixed set;
- * caught variants are always built and run, with their rule tests.
+ * caught variants are always built and run, with their rule tests. For those, the file also keeps
+ * where each changed the outcome (a question of the fixed set, or the policies): a hint, used
+ * whatever the inputs, of where to look first.
  */
 final class KnownVerdicts {
   /** The file in the repository. */
@@ -27,39 +29,45 @@ final class KnownVerdicts {
   static final Path WRITTEN = Path.of("target/rule-mutations-known.tsv");
 
   private static final String HEADER = "# inputs ";
+  /** A hint's verdict column: the variant changed the outcome, at the place in the third column. */
+  private static final String CHANGED = "CHANGED";
 
   private final String inputs;
   private final Map<String, RuleMutationTest.Verdict> verdicts;
+  private final Map<String, String> hints;
 
-  private KnownVerdicts(String inputs, Map<String, RuleMutationTest.Verdict> verdicts) {
+  private KnownVerdicts(String inputs, Map<String, RuleMutationTest.Verdict> verdicts, Map<String, String> hints) {
     this.inputs = inputs;
     this.verdicts = verdicts;
+    this.hints = hints;
   }
 
-  /** The verdicts of {@code file} when it was written for {@code inputs}, else none. */
+  /** The verdicts of {@code file} when it was written for {@code inputs}, else none; its hints in any case. */
   static KnownVerdicts read(Path file, String inputs) {
     Map<String, RuleMutationTest.Verdict> verdicts = new TreeMap<>();
+    Map<String, String> hints = new TreeMap<>();
     try {
       if (Files.isRegularFile(file)) {
         List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-        if (!lines.isEmpty() && lines.get(0).equals(HEADER + inputs)) {
-          for (String line : lines.subList(1, lines.size())) {
-            String[] cells = line.split("\t");
-            if (cells.length == 2) {
-              verdicts.put(cells[0], RuleMutationTest.Verdict.valueOf(cells[1]));
-            }
+        boolean sameInputs = !lines.isEmpty() && lines.get(0).equals(HEADER + inputs);
+        for (String line : lines.subList(Math.min(1, lines.size()), lines.size())) {
+          String[] cells = line.split("\t");
+          if (cells.length == 3 && cells[1].equals(CHANGED)) {
+            hints.put(cells[0], cells[2]);
+          } else if (cells.length == 2 && sameInputs) {
+            verdicts.put(cells[0], RuleMutationTest.Verdict.valueOf(cells[1]));
           }
         }
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return new KnownVerdicts(inputs, verdicts);
+    return new KnownVerdicts(inputs, verdicts, hints);
   }
 
-  /** No known verdict: every variant is built and run. */
+  /** No known verdict and no hint: every variant is built and run on the whole set. */
   static KnownVerdicts none(String inputs) {
-    return new KnownVerdicts(inputs, Map.of());
+    return new KnownVerdicts(inputs, Map.of(), Map.of());
   }
 
   /** The known verdict of a variant, or null. */
@@ -67,16 +75,26 @@ final class KnownVerdicts {
     return verdicts.get(key(mutant));
   }
 
+  /** Where the variant changed the outcome in the run that wrote the file, or null. */
+  String where(DrlMutants.Mutant mutant) {
+    return hints.get(key(mutant));
+  }
+
   int size() {
     return verdicts.size();
   }
 
-  /** The equivalent and invalid verdicts of a run, for these inputs, as the file holds them. */
+  /**
+   * The equivalent and invalid verdicts of a run, for these inputs, and where the others changed the
+   * outcome, as the file holds them (by key).
+   */
   static String text(String inputs, List<RuleMutationTest.Result> results) {
-    Map<String, RuleMutationTest.Verdict> kept = new TreeMap<>();
+    Map<String, String> kept = new TreeMap<>();
     for (RuleMutationTest.Result r : results) {
       if (r.verdict() == RuleMutationTest.Verdict.EQUIVALENT || r.verdict() == RuleMutationTest.Verdict.INVALID) {
-        kept.put(key(r.mutant()), r.verdict());
+        kept.put(key(r.mutant()), r.verdict().name());
+      } else if (r.where() != null) {
+        kept.put(key(r.mutant()), CHANGED + "\t" + r.where());
       }
     }
     StringBuilder out = new StringBuilder(HEADER).append(inputs).append('\n');

@@ -53,7 +53,15 @@ class RuleMutationTest {
 
   enum Verdict { CAUGHT, MISSED, EQUIVALENT, INVALID }
 
-  record Result(DrlMutants.Mutant mutant, Verdict verdict, String detail) {}
+  /**
+   * A variant's verdict; for one that changes the outcome, {@code where} it first did (a question
+   * of the fixed set, or its policies; null when only a whole part shows it), kept as a hint.
+   */
+  record Result(DrlMutants.Mutant mutant, Verdict verdict, String detail, String where) {
+    Result(DrlMutants.Mutant mutant, Verdict verdict, String detail) {
+      this(mutant, verdict, detail, null);
+    }
+  }
 
   @Test
   void everyVariantThatChangesAnOutcomeFailsATestNamedAfterItsRule() throws IOException {
@@ -63,7 +71,7 @@ class RuleMutationTest {
       files.put(f.getFileName().toString(), Files.readString(f));
     }
     FixedSet fixed = new FixedSet();
-    List<String> baseline = fixed.outcome(TestData.rules());
+    List<String> baseline = fixed.baseline(TestData.rules());
     Path work = Files.createTempDirectory("rule-mutants");
     List<DrlMutants.Mutant> mutants = new ArrayList<>();
     String only = System.getProperty("mutation.files", "");
@@ -74,13 +82,15 @@ class RuleMutationTest {
     }
     // Compiling a variant and running it on the fixed set go on in parallel; the rule tests, which
     // see the variant through TestData's one substitute, run one variant at a time, in order.
-    // Equivalent and invalid verdicts of an earlier run with the same inputs are reused (KnownVerdicts).
+    // Equivalent and invalid verdicts of an earlier run with the same inputs are reused, and a variant
+    // that changed the outcome is first run where it changed it before (KnownVerdicts).
     String inputs = KnownVerdicts.inputs(rules, TestData.spiderDir());
     KnownVerdicts known = Boolean.getBoolean("mutation.recheck") ? KnownVerdicts.none(inputs)
         : KnownVerdicts.read(KnownVerdicts.FILE, inputs);
     ExecutorService workers = Executors.newFixedThreadPool(Integer.getInteger("mutation.threads", Runtime.getRuntime().availableProcessors()));
     List<Result> results = new ArrayList<>();
     int reused = 0;
+    int atHint = 0;
     try {
       List<Future<Checked>> checked = new ArrayList<>();
       for (DrlMutants.Mutant mutant : mutants) {
@@ -91,11 +101,13 @@ class RuleMutationTest {
               + " (known: inputs unchanged)");
           checked.add(java.util.concurrent.CompletableFuture.completedFuture(new Checked(mutant, null, result)));
         } else {
-          checked.add(workers.submit(() -> compileAndRun(mutant, files, work, fixed, baseline)));
+          checked.add(workers.submit(() -> compileAndRun(mutant, files, work, fixed, baseline, known.where(mutant))));
         }
       }
       for (Future<Checked> future : checked) {
-        results.add(judge(future.get()));
+        Checked c = future.get();
+        atHint += c.atHint() ? 1 : 0;
+        results.add(judge(c));
       }
     } catch (InterruptedException | ExecutionException e) {
       throw new IllegalStateException("a variant could not be checked", e);
@@ -113,7 +125,8 @@ class RuleMutationTest {
     Files.writeString(Path.of("target/rule-mutations.md"), report);
     System.out.println(report.lines().limit(12).reduce("", (a, b) -> a + b + "\n"));
     System.out.println(reused + " of " + results.size() + " verdicts reused from " + KnownVerdicts.FILE
-        + (reused == 0 ? " (none: its inputs differ, or -Dmutation.recheck)" : " (inputs unchanged)"));
+        + (reused == 0 ? " (none: its inputs differ, or -Dmutation.recheck)" : " (inputs unchanged)") + "; "
+        + atHint + " variants changed the outcome where they changed it in that run");
     if (only.isEmpty()) {
       String text = KnownVerdicts.text(inputs, results);
       Files.writeString(KnownVerdicts.WRITTEN, text);
@@ -127,11 +140,22 @@ class RuleMutationTest {
         + r.mutant().what() + " (" + r.detail() + ")").toList(), "variants that change an outcome but fail no test named after their rule");
   }
 
-  /** A variant compiled and run on the fixed set: its rules when they change the outcome, else its verdict. */
-  private record Checked(DrlMutants.Mutant mutant, KieBase changesOutcome, Result verdict) {}
+  /**
+   * A variant compiled and run on the fixed set: its rules when they change the outcome (with where
+   * they did), else its verdict.
+   */
+  private record Checked(DrlMutants.Mutant mutant, KieBase changesOutcome, Result verdict, String where, boolean atHint) {
+    Checked(DrlMutants.Mutant mutant, KieBase changesOutcome, Result verdict) {
+      this(mutant, changesOutcome, verdict, null, false);
+    }
+  }
 
+  /**
+   * Compiles a variant and runs it on the fixed set: first where it changed the outcome in an earlier
+   * run ({@code hint}, null: none), then, when it does not change it there, on the whole set.
+   */
   private static Checked compileAndRun(DrlMutants.Mutant mutant, Map<String, String> files, Path work, FixedSet fixed,
-      List<String> baseline) throws IOException {
+      List<String> baseline, String hint) throws IOException {
     Path dir = Files.createTempDirectory(work, "v");
     for (Map.Entry<String, String> f : files.entrySet()) {
       Files.writeString(dir.resolve(f.getKey()), f.getKey().equals(mutant.file()) ? mutant.text() : f.getValue());
@@ -142,10 +166,14 @@ class RuleMutationTest {
     } catch (RuleFileException e) {
       return new Checked(mutant, null, new Result(mutant, Verdict.INVALID, "does not compile"));
     }
-    if (fixed.outcome(variant, baseline).equals(baseline)) {
+    if (hint != null && fixed.differsAt(variant, hint)) {
+      return new Checked(mutant, variant, null, hint, true);
+    }
+    List<String> outcome = fixed.outcome(variant, baseline);
+    if (outcome.equals(baseline)) {
       return new Checked(mutant, null, new Result(mutant, Verdict.EQUIVALENT, "same outcome on the fixed set"));
     }
-    return new Checked(mutant, variant, null);
+    return new Checked(mutant, variant, null, fixed.where(variant, outcome.size() - 1), false);
   }
 
   /** The verdict of a variant: a variant that changes the outcome must fail a rule test named after its rule. */
@@ -157,10 +185,10 @@ class RuleMutationTest {
     // the tests named after the variant's rules decide; the others are run only to say what failed instead
     List<String> named = List.copyOf(failingRuleTests(checked.changesOutcome(), mutant.rules()));
     if (!named.isEmpty()) {
-      return new Result(mutant, Verdict.CAUGHT, "fails: " + named);
+      return new Result(mutant, Verdict.CAUGHT, "fails: " + named, checked.where());
     }
     Set<String> failed = failingRuleTests(checked.changesOutcome(), null);
-    return new Result(mutant, Verdict.MISSED, failed.isEmpty() ? "no rule test fails" : "only " + failed + " fail");
+    return new Result(mutant, Verdict.MISSED, failed.isEmpty() ? "no rule test fails" : "only " + failed + " fail", checked.where());
   }
 
   private static final java.util.regex.Pattern CODE = java.util.regex.Pattern.compile("^([A-Z]\\d): ");
