@@ -98,9 +98,10 @@ public final class TestData {
   private static Map<String, float[]> bundledVectors;
 
   /**
-   * An embedder that knows the vectors of the bundled bank ({@code data/casebank}, Spider train's
-   * questions and masked questions): the same vectors the model gives, so a test that builds a bank
-   * of train cases does not spend its time embedding them. Other texts are embedded as usual.
+   * An embedder that knows the vectors of the bank in {@code data/casebank} when README's
+   * {@code casebank} command has built one there (Spider train's questions and masked questions; a
+   * fresh clone has none): the vectors the model gives, so a test that builds a bank of train cases
+   * does not embed them again. Other texts are embedded as usual.
    */
   public static synchronized rolepolicy.casebank.Embedder embedder() {
     if (bundledVectors == null) {

@@ -113,6 +113,8 @@ public final class CacheFolder {
     void to(java.io.OutputStream out) throws IOException;
   }
 
+  private static final java.security.SecureRandom TEMP_NAMES = new java.security.SecureRandom();
+
   /**
    * Writes {@code file} whole or not at all: to a temporary file beside it, moved into place. The
    * temporary file is removed if the writing fails, and on exit if the process is interrupted meanwhile.
@@ -120,9 +122,11 @@ public final class CacheFolder {
   public static void writeWhole(Path file, Writing writing) throws IOException {
     Path folder = file.toAbsolutePath().getParent();
     Files.createDirectories(folder);
-    Path temp = Files.createTempFile(folder, file.getFileName().toString() + "-", ".tmp");
+    // named and registered before it is made: an interrupt between the two left it behind
+    Path temp = folder.resolve(file.getFileName() + "-" + Long.toUnsignedString(TEMP_NAMES.nextLong()) + ".tmp");
     rolepolicy.generate.RunTemp.register(temp, "a cache entry being written (" + file.getFileName() + ") was removed");
     try {
+      Files.createFile(temp);
       try (java.io.OutputStream out = new java.io.BufferedOutputStream(Files.newOutputStream(temp), 1 << 16)) {
         writing.to(out);
       }

@@ -206,8 +206,10 @@ public final class CaseBank implements AutoCloseable {
    */
   public static CaseBank build(List<Case> cases, String source, Path dir, Embedder embedder, Thresholds thresholds,
       Path previous) {
-    OwnedFolder.recreate(dir, COMMAND, OPTION);
+    OwnedFolder.checkReplaceable(dir, COMMAND, OPTION);
+    // registered before it is made: an interrupt between the two left it behind
     RunTemp.register(dir, "the unfinished bank in " + dir + " was removed; the bank beside it is as it was");
+    OwnedFolder.recreate(dir, COMMAND, OPTION);
     try {
       Path index = dir.resolve("index");
       String key = indexKey(cases);

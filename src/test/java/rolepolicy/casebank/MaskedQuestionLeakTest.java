@@ -68,9 +68,9 @@ class MaskedQuestionLeakTest {
     Map<String, Case> byId = new HashMap<>();
     cases.forEach(c -> byId.put(c.id(), c));
     JsonNode dev = SpiderRun.records("dev", "dev.json");
-    // the dev questions' embeddings kept between runs of this test in its own cache folder; the train
-    // bank's indexes copied from the bundled bank when they are built from the same questions, as a
-    // rebuild in place copies them (else built, with the bundled bank's vectors)
+    // the embeddings kept between runs of this test in its own cache folder; the train bank's indexes
+    // copied from data/casebank when README's casebank command built one there from the same
+    // questions, as a rebuild in place copies them (else built, with that bank's vectors if any)
     Embedder embedder = new Embedder(Path.of("target", "test-embedding-cache"));
     try (CaseBank bank = CaseBank.build(cases, "train", dir.resolve("bank"), embedder, new CaseBank.Thresholds(0.94, 0.54),
         Path.of("data", "casebank"))) {
