@@ -14,7 +14,6 @@ import java.util.Map;
 import rolepolicy.TestData;
 import rolepolicy.casebank.CaseBank;
 import rolepolicy.casebank.CaseReader;
-import rolepolicy.casebank.Embedder;
 import rolepolicy.cli.Main;
 import rolepolicy.generate.DatasetWriter;
 import rolepolicy.generate.SpiderRun;

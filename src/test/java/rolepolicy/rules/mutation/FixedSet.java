@@ -195,10 +195,12 @@ final class FixedSet {
     if (!policies.text().equals(projectPolicies.text()) || policies.byDatabase() == null) {
       return true;
     }
-    if (!hint.matches("\\d+") || Integer.parseInt(hint) >= questions.size()) {
-      return false;
-    }
-    int question = Integer.parseInt(hint);
+    return hint.matches("\\d+") && Integer.parseInt(hint) < questions.size()
+        && differsAlone(variant, policies, Integer.parseInt(hint));
+  }
+
+  /** Whether one question generated alone comes out otherwise with the variant's rules and policies. */
+  private boolean differsAlone(KieBase variant, Policies policies, int question) {
     return !alone(variant, policies.byDatabase(), question).equals(projectSingles.computeIfAbsent(question,
         q -> alone(project, projectPolicies.byDatabase(), q)));
   }
@@ -212,9 +214,10 @@ final class FixedSet {
     if (stage == 0) {
       return "policies";
     }
+    Policies policies = policies(variant); // the same as the project's: stage 0 did not differ
     int part = (stage - 1) / 2;
     for (int q = part * partSize; q < Math.min(questions.size(), (part + 1) * partSize); q++) {
-      if (differsAt(variant, Integer.toString(q))) {
+      if (differsAlone(variant, policies, q)) {
         return Integer.toString(q);
       }
     }
