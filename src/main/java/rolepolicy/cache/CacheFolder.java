@@ -126,7 +126,12 @@ public final class CacheFolder {
     Path temp = folder.resolve(file.getFileName() + "-" + Long.toUnsignedString(TEMP_NAMES.nextLong()) + ".tmp");
     rolepolicy.generate.RunTemp.register(temp, "a cache entry being written (" + file.getFileName() + ") was removed");
     try {
-      Files.createFile(temp);
+      if (folder.getFileSystem().supportedFileAttributeViews().contains("posix")) { // owner-only, as a temporary file is
+        Files.createFile(temp, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+            java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+      } else {
+        Files.createFile(temp);
+      }
       try (java.io.OutputStream out = new java.io.BufferedOutputStream(Files.newOutputStream(temp), 1 << 16)) {
         writing.to(out);
       }

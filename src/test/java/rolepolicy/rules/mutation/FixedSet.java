@@ -186,17 +186,18 @@ final class FixedSet {
   }
 
   /**
-   * Whether a variant's outcome differs from the project's where {@code hint} says it did before:
-   * at the policies ({@code "policies"}), or at the {@code hint}-th question of the sample generated
-   * alone. False says only that it does not differ there. Needs {@link #baseline} first.
+   * Where a variant's outcome differs from the project's, looked for where {@code hint} says it did
+   * before: {@code "policies"} when its policies differ, else {@code hint} when it names a question
+   * of the sample that differs generated alone, else null (it does not differ there; it may
+   * elsewhere). Needs {@link #baseline} first.
    */
-  boolean differsAt(KieBase variant, String hint) {
+  String differsAt(KieBase variant, String hint) {
     Policies policies = policies(variant);
     if (!policies.text().equals(projectPolicies.text()) || policies.byDatabase() == null) {
-      return true;
+      return "policies";
     }
-    return hint.matches("\\d+") && Integer.parseInt(hint) < questions.size()
-        && differsAlone(variant, policies, Integer.parseInt(hint));
+    boolean question = hint.matches("\\d{1,9}") && Integer.parseInt(hint) < questions.size();
+    return question && differsAlone(variant, policies, Integer.parseInt(hint)) ? hint : null;
   }
 
   /** Whether one question generated alone comes out otherwise with the variant's rules and policies. */

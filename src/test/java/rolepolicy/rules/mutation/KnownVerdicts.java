@@ -65,6 +65,11 @@ final class KnownVerdicts {
     return new KnownVerdicts(inputs, verdicts, hints);
   }
 
+  /** The hints alone: no verdict reused. */
+  KnownVerdicts hintsOnly() {
+    return new KnownVerdicts(inputs, Map.of(), hints);
+  }
+
   /** No known verdict and no hint: every variant is built and run on the whole set. */
   static KnownVerdicts none(String inputs) {
     return new KnownVerdicts(inputs, Map.of(), Map.of());

@@ -48,5 +48,8 @@ class KnownVerdictsTest {
     assertEquals(0, changed.size());
 
     assertNull(KnownVerdicts.none("inputs-1").where(caught));
+    KnownVerdicts recheck = same.hintsOnly();
+    assertNull(recheck.of(equivalent), "a recheck reuses no verdict");
+    assertEquals("17", recheck.where(caught), "and checks the hints");
   }
 }

@@ -85,8 +85,10 @@ class RuleMutationTest {
     // Equivalent and invalid verdicts of an earlier run with the same inputs are reused, and a variant
     // that changed the outcome is first run where it changed it before (KnownVerdicts).
     String inputs = KnownVerdicts.inputs(rules, TestData.spiderDir());
-    KnownVerdicts known = Boolean.getBoolean("mutation.recheck") ? KnownVerdicts.none(inputs)
-        : KnownVerdicts.read(KnownVerdicts.FILE, inputs);
+    // -Dmutation.recheck: no verdict reused, and each hint checked against the whole set
+    boolean recheck = Boolean.getBoolean("mutation.recheck");
+    KnownVerdicts read = KnownVerdicts.read(KnownVerdicts.FILE, inputs);
+    KnownVerdicts known = recheck ? read.hintsOnly() : read;
     ExecutorService workers = Executors.newFixedThreadPool(Integer.getInteger("mutation.threads", Runtime.getRuntime().availableProcessors()));
     List<Result> results = new ArrayList<>();
     int reused = 0;
@@ -101,7 +103,8 @@ class RuleMutationTest {
               + " (known: inputs unchanged)");
           checked.add(java.util.concurrent.CompletableFuture.completedFuture(new Checked(mutant, null, result)));
         } else {
-          checked.add(workers.submit(() -> compileAndRun(mutant, files, work, fixed, baseline, known.where(mutant))));
+          checked.add(workers.submit(() -> compileAndRun(mutant, files, work, fixed, baseline, known.where(mutant),
+              only.isEmpty(), recheck)));
         }
       }
       for (Future<Checked> future : checked) {
@@ -152,10 +155,12 @@ class RuleMutationTest {
 
   /**
    * Compiles a variant and runs it on the fixed set: first where it changed the outcome in an earlier
-   * run ({@code hint}, null: none), then, when it does not change it there, on the whole set.
+   * run ({@code hint}, null: none), then, when it does not change it there, on the whole set, and
+   * looks for the place it changes when the known verdicts will be written ({@code findPlace}).
+   * {@code checkHint}: a variant that changes the outcome at its hint must change the whole set's too.
    */
   private static Checked compileAndRun(DrlMutants.Mutant mutant, Map<String, String> files, Path work, FixedSet fixed,
-      List<String> baseline, String hint) throws IOException {
+      List<String> baseline, String hint, boolean findPlace, boolean checkHint) throws IOException {
     Path dir = Files.createTempDirectory(work, "v");
     for (Map.Entry<String, String> f : files.entrySet()) {
       Files.writeString(dir.resolve(f.getKey()), f.getKey().equals(mutant.file()) ? mutant.text() : f.getValue());
@@ -166,14 +171,19 @@ class RuleMutationTest {
     } catch (RuleFileException e) {
       return new Checked(mutant, null, new Result(mutant, Verdict.INVALID, "does not compile"));
     }
-    if (hint != null && fixed.differsAt(variant, hint)) {
-      return new Checked(mutant, variant, null, hint, true);
+    String place = hint == null ? null : fixed.differsAt(variant, hint);
+    if (place != null) {
+      if (checkHint && fixed.outcome(variant, baseline).equals(baseline)) {
+        throw new IllegalStateException(mutant.file() + " " + mutant.what() + ": changes the outcome at " + place
+            + " generated alone, not on the whole set");
+      }
+      return new Checked(mutant, variant, null, place, true);
     }
     List<String> outcome = fixed.outcome(variant, baseline);
     if (outcome.equals(baseline)) {
       return new Checked(mutant, null, new Result(mutant, Verdict.EQUIVALENT, "same outcome on the fixed set"));
     }
-    return new Checked(mutant, variant, null, fixed.where(variant, outcome.size() - 1), false);
+    return new Checked(mutant, variant, null, findPlace ? fixed.where(variant, outcome.size() - 1) : null, false);
   }
 
   /** The verdict of a variant: a variant that changes the outcome must fail a rule test named after its rule. */
