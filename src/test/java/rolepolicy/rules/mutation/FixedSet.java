@@ -138,7 +138,7 @@ final class FixedSet {
     if (!add(stages, policies.text(), baseline) || policies.byDatabase() == null) {
       return stages;
     }
-    QuestionGenerator generator = new QuestionGenerator(new QuestionEngine(rules), TestData.schemas(), policies.byDatabase());
+    QuestionGenerator generator = generator(rules, policies);
     for (Path part : parts) {
       List<String> questionStages = questions(rules, generator, part);
       for (String stage : questionStages) {
@@ -197,13 +197,17 @@ final class FixedSet {
       return "policies";
     }
     boolean question = hint.matches("\\d{1,9}") && Integer.parseInt(hint) < questions.size();
-    return question && differsAlone(variant, policies, Integer.parseInt(hint)) ? hint : null;
+    return question && differsAlone(variant, generator(variant, policies), Integer.parseInt(hint)) ? hint : null;
   }
 
-  /** Whether one question generated alone comes out otherwise with the variant's rules and policies. */
-  private boolean differsAlone(KieBase variant, Policies policies, int question) {
-    return !alone(variant, policies.byDatabase(), question).equals(projectSingles.computeIfAbsent(question,
-        q -> alone(project, projectPolicies.byDatabase(), q)));
+  private static QuestionGenerator generator(KieBase rules, Policies policies) {
+    return new QuestionGenerator(new QuestionEngine(rules), TestData.schemas(), policies.byDatabase());
+  }
+
+  /** Whether one question generated alone comes out otherwise with the variant's rules (and its generator). */
+  private boolean differsAlone(KieBase variant, QuestionGenerator generator, int question) {
+    return !alone(variant, generator, question).equals(projectSingles.computeIfAbsent(question,
+        q -> alone(project, generator(project, projectPolicies), q)));
   }
 
   /**
@@ -215,10 +219,11 @@ final class FixedSet {
     if (stage == 0) {
       return "policies";
     }
-    Policies policies = policies(variant); // the same as the project's: stage 0 did not differ
+    // one generator for the search (its policies are the project's: stage 0 did not differ)
+    QuestionGenerator generator = generator(variant, policies(variant));
     int part = (stage - 1) / 2;
     for (int q = part * partSize; q < Math.min(questions.size(), (part + 1) * partSize); q++) {
-      if (differsAlone(variant, policies, q)) {
+      if (differsAlone(variant, generator, q)) {
         return Integer.toString(q);
       }
     }
@@ -226,7 +231,7 @@ final class FixedSet {
   }
 
   /** The records and clarifications of one question of the sample, generated alone. */
-  private String alone(KieBase rules, Map<String, DatabasePolicies> policies, int question) {
+  private String alone(KieBase rules, QuestionGenerator generator, int question) {
     Path file = singles.computeIfAbsent(question, q -> {
       try {
         Path single = dir.resolve("question-" + q + ".json");
@@ -238,7 +243,7 @@ final class FixedSet {
         throw new UncheckedIOException(e);
       }
     });
-    return String.join("\n", questions(rules, new QuestionGenerator(new QuestionEngine(rules), TestData.schemas(), policies), file));
+    return String.join("\n", questions(rules, generator, file));
   }
 
   /** Adds a stage; false when it already differs from the baseline's. */
