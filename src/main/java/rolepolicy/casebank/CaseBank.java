@@ -30,7 +30,6 @@ import org.apache.lucene.search.MatchAllDocsQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TermQuery;
-import org.apache.lucene.search.TopScoreDocCollectorManager;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import rolepolicy.cache.CacheFolder;
@@ -396,7 +395,7 @@ public final class CaseBank implements AutoCloseable {
    * the same on every build.
    */
   private static IndexWriterConfig config() {
-    return new IndexWriterConfig().setOpenMode(IndexWriterConfig.OpenMode.CREATE).setRAMBufferSizeMB(1024)
+    return new IndexWriterConfig(WordRanking.ANALYZER).setOpenMode(IndexWriterConfig.OpenMode.CREATE).setRAMBufferSizeMB(1024)
         .setMergeScheduler(new SerialMergeScheduler());
   }
 
@@ -617,20 +616,21 @@ public final class CaseBank implements AutoCloseable {
     return fuse(byVector, skeletonsByWords(maskedQuestion, CANDIDATES), CANDIDATES);
   }
 
-  /** The masked questions' words, as the index analysed them (the analyser is shared by threads). */
-  private static final org.apache.lucene.util.QueryBuilder WORDS =
-      new org.apache.lucene.util.QueryBuilder(new org.apache.lucene.analysis.standard.StandardAnalyzer());
+  /** The BM25 ranking of the skeleton cases' masked questions, read on the first search by words. */
+  private WordRanking words;
+
+  private synchronized WordRanking words() throws IOException {
+    if (words == null) {
+      words = WordRanking.read(skeletonCases.searcher(), "masked");
+    }
+    return words;
+  }
 
   /** The skeleton cases by BM25 over the words of their masked questions. */
   List<Hit> skeletonsByWords(String masked, int k) {
-    Query q = WORDS.createBooleanQuery("masked", masked);
-    if (q == null) {
-      return List.of();
-    }
     try {
       List<Hit> hits = new ArrayList<>();
-      // the best k, counting no more hits than that: the same k, found with fewer documents scored
-      for (ScoreDoc d : skeletonCases.searcher().search(q, new TopScoreDocCollectorManager(k, null, k)).scoreDocs) {
+      for (ScoreDoc d : words().top(masked, k)) {
         hits.add(new Hit(SKELETON, d.score, skeletonViews.get(d.doc)));
       }
       return hits;
@@ -644,20 +644,36 @@ public final class CaseBank implements AutoCloseable {
    * fused score scaled so that first in both is 1.
    */
   static List<Hit> fuse(List<Hit> a, List<Hit> b, int k) {
-    java.util.Map<String, Double> score = new java.util.HashMap<>();
-    java.util.Map<String, Hit> hit = new java.util.HashMap<>();
+    final class Fused {
+      final Hit hit;
+      double score;
+
+      Fused(Hit hit) {
+        this.hit = hit;
+      }
+    }
+    // sized so that no bucket fills up: the ids "train_0001", … collide often in String's hash
+    java.util.Map<String, Fused> byId = new java.util.HashMap<>(4 * (a.size() + b.size()));
+    List<Fused> fused = new ArrayList<>();
     for (List<Hit> ranking : List.of(a, b)) {
       for (int i = 0; i < ranking.size(); i++) {
         Hit h = ranking.get(i);
-        score.merge(h.kase().id(), 1.0 / (61 + i), Double::sum);
-        hit.putIfAbsent(h.kase().id(), h);
+        Fused f = byId.get(h.kase().id());
+        if (f == null) {
+          f = new Fused(h);
+          byId.put(h.kase().id(), f);
+          fused.add(f);
+        }
+        f.score += 1.0 / (61 + i);
       }
     }
-    record Scored(Hit hit, double score) {}
-    List<Scored> scored = new ArrayList<>(hit.size());
-    hit.forEach((id, h) -> scored.add(new Scored(h, score.get(id))));
-    scored.sort(java.util.Comparator.comparingDouble((Scored s) -> -s.score()).thenComparing(s -> s.hit().kase().id()));
-    return scored.stream().limit(k).map(s -> new Hit(s.hit().type(), 61 * s.score() / 2, s.hit().kase())).toList();
+    fused.sort((x, y) -> x.score != y.score ? Double.compare(y.score, x.score) : x.hit.kase().id().compareTo(y.hit.kase().id()));
+    List<Hit> best = new ArrayList<>(Math.min(k, fused.size()));
+    for (int i = 0; i < Math.min(k, fused.size()); i++) {
+      Fused f = fused.get(i);
+      best.add(new Hit(f.hit.type(), 61 * f.score / 2, f.hit.kase()));
+    }
+    return best;
   }
 
   /** The nearest specific cases by plain question, any database (a baseline of the benchmark). */
@@ -679,9 +695,10 @@ public final class CaseBank implements AutoCloseable {
     for (String id : exclude) {
       filter.add(new TermQuery(new Term("id", id)), BooleanClause.Occur.MUST_NOT);
     }
-    // HNSW is approximate: the graph is searched for more candidates than asked, the best k kept
-    Query knn = new KnnFloatVectorQuery("vector", vector, Math.max(k, CANDIDATES),
-        filter.add(new MatchAllDocsQuery(), BooleanClause.Occur.MUST).build());
+    // HNSW is approximate: the graph is searched for more candidates than asked, the best k kept;
+    // with nothing to filter, no filter (a filter of every document is the same search, after a pass over them all)
+    Query knn = new KnnFloatVectorQuery("vector", vector, Math.max(k, CANDIDATES), filter.build().clauses().isEmpty() ? null
+        : filter.add(new MatchAllDocsQuery(), BooleanClause.Occur.MUST).build());
     try {
       List<Hit> hits = new ArrayList<>();
       for (ScoreDoc d : in.searcher().search(knn, k).scoreDocs) {

@@ -1,0 +1,189 @@
+package rolepolicy.casebank;
+
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.standard.StandardAnalyzer;
+import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.index.IndexReader;
+import org.apache.lucene.index.LeafReader;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.NumericDocValues;
+import org.apache.lucene.index.PostingsEnum;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.search.CollectionStatistics;
+import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.TermStatistics;
+import org.apache.lucene.search.similarities.Similarity;
+import org.apache.lucene.util.Bits;
+import org.apache.lucene.util.BytesRef;
+import org.apache.lucene.util.IntroSelector;
+
+/**
+ * The BM25 ranking of one text field of a small index for the words of a text: what Lucene's search
+ * of the text's words as a boolean query of SHOULD clauses gives (the same documents, scores and
+ * order), scored with the searcher's own similarity on the field's postings read into memory once.
+ * Lucene's MaxScore search is built for large indexes; over a bank's 7,000 short masked questions,
+ * most of them holding "mask", "the" and "of", a pass over every posting is 4× faster
+ * (docs/benchmark.md, "run's overhead").
+ */
+final class WordRanking {
+  /** The analyser of the bank's indexes (IndexWriterConfig's default) and of the queries. */
+  static final Analyzer ANALYZER = new StandardAnalyzer();
+
+  /**
+   * A word's postings: its documents, and for each the index of its (frequency, norm) pair among the
+   * word's distinct pairs, scored once per query.
+   */
+  private record Postings(TermStatistics stats, int[] docs, int[] pair, int[] pairFreq, long[] pairNorm) {}
+
+  private final String field;
+  private final Similarity similarity;
+  private final CollectionStatistics collection;
+  private final Map<String, Postings> words;
+  private final int maxDoc;
+
+  private WordRanking(String field, Similarity similarity, CollectionStatistics collection, Map<String, Postings> words,
+      int maxDoc) {
+    this.field = field;
+    this.similarity = similarity;
+    this.collection = collection;
+    this.words = words;
+    this.maxDoc = maxDoc;
+  }
+
+  /** Reads the field's postings and norms (live documents only) from the searcher's index. */
+  static WordRanking read(IndexSearcher searcher, String field) throws IOException {
+    IndexReader reader = searcher.getIndexReader();
+    Map<String, Postings> words = new HashMap<>();
+    if (reader.leaves().size() > 1) {
+      throw new IllegalStateException("a case bank's index is one segment; this one has " + reader.leaves().size());
+    }
+    for (LeafReaderContext leaf : reader.leaves()) {
+      LeafReader r = leaf.reader();
+      Terms terms = r.terms(field);
+      if (terms == null) {
+        continue;
+      }
+      long[] norms = new long[r.maxDoc()];
+      NumericDocValues nv = r.getNormValues(field);
+      for (int d = nv.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS; d = nv.nextDoc()) {
+        norms[d] = nv.longValue();
+      }
+      Bits live = r.getLiveDocs();
+      TermsEnum te = terms.iterator();
+      PostingsEnum pe = null;
+      for (BytesRef word = te.next(); word != null; word = te.next()) {
+        pe = te.postings(pe, PostingsEnum.FREQS);
+        int[] docs = new int[te.docFreq()];
+        int[] pair = new int[te.docFreq()];
+        Map<Long, Integer> pairs = new LinkedHashMap<>();
+        int n = 0;
+        for (int d = pe.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS; d = pe.nextDoc()) {
+          if (live == null || live.get(d)) {
+            docs[n] = leaf.docBase + d;
+            long key = ((long) pe.freq() << 8) | (norms[d] & 0xFF);
+            pair[n++] = pairs.computeIfAbsent(key, k -> pairs.size());
+          }
+        }
+        int[] pairFreq = new int[pairs.size()];
+        long[] pairNorm = new long[pairs.size()];
+        pairs.forEach((key, i) -> {
+          pairFreq[i] = (int) (key >>> 8);
+          pairNorm[i] = (byte) (key & 0xFF);
+        });
+        words.put(word.utf8ToString(), new Postings(new TermStatistics(BytesRef.deepCopyOf(word), te.docFreq(),
+            te.totalTermFreq()), java.util.Arrays.copyOf(docs, n), java.util.Arrays.copyOf(pair, n), pairFreq, pairNorm));
+      }
+    }
+    return new WordRanking(field, searcher.getSimilarity(), searcher.collectionStatistics(field), words, reader.maxDoc());
+  }
+
+  /**
+   * The best k documents for the words of the text, best first, ties by document number; each word
+   * counted once with its number of occurrences as its boost, as Lucene rewrites repeated clauses.
+   */
+  ScoreDoc[] top(String text, int k) throws IOException {
+    if (k <= 0) {
+      return new ScoreDoc[0];
+    }
+    Map<String, Integer> count = new HashMap<>();
+    try (TokenStream ts = ANALYZER.tokenStream(field, text)) {
+      CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
+      ts.reset();
+      while (ts.incrementToken()) {
+        count.merge(term.toString(), 1, Integer::sum);
+      }
+      ts.end();
+    }
+    // the sum of a document's word scores in double is exact, so the order of the words does not matter
+    double[] score = new double[maxDoc];
+    boolean[] matched = new boolean[maxDoc];
+    count.forEach((word, times) -> {
+      Postings p = words.get(word);
+      if (p == null || collection == null) {
+        return;
+      }
+      Similarity.SimScorer scorer = similarity.scorer(times, collection, p.stats());
+      double[] byPair = new double[p.pairFreq().length];
+      for (int i = 0; i < byPair.length; i++) {
+        byPair[i] = scorer.score(p.pairFreq()[i], p.pairNorm()[i]);
+      }
+      int[] docs = p.docs();
+      int[] pair = p.pair();
+      for (int i = 0; i < docs.length; i++) {
+        score[docs[i]] += byPair[pair[i]];
+        matched[docs[i]] = true;
+      }
+    });
+    int[] docs = new int[maxDoc];
+    float[] scores = new float[maxDoc];
+    int hits = 0;
+    for (int d = 0; d < maxDoc; d++) {
+      if (matched[d]) {
+        scores[d] = (float) score[d];
+        docs[hits++] = d;
+      }
+    }
+    // the best first, ties by document number, as Lucene's top-score collector keeps them
+    if (hits > k) {
+      new IntroSelector() {
+        private int pivot;
+
+        @Override
+        protected void swap(int i, int j) {
+          int t = docs[i];
+          docs[i] = docs[j];
+          docs[j] = t;
+        }
+
+        @Override
+        protected void setPivot(int i) {
+          pivot = docs[i];
+        }
+
+        @Override
+        protected int comparePivot(int j) {
+          return before(scores, pivot, docs[j]);
+        }
+      }.select(0, hits, k);
+    }
+    ScoreDoc[] best = new ScoreDoc[Math.min(hits, k)];
+    for (int i = 0; i < best.length; i++) {
+      best[i] = new ScoreDoc(docs[i], scores[docs[i]]);
+    }
+    java.util.Arrays.sort(best, (x, y) -> before(scores, x.doc, y.doc));
+    return best;
+  }
+
+  /** Negative when document x ranks before y: the higher score, then the smaller number. */
+  private static int before(float[] scores, int x, int y) {
+    return scores[x] != scores[y] ? Float.compare(scores[y], scores[x]) : Integer.compare(x, y);
+  }
+}
