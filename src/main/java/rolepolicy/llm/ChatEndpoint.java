@@ -157,14 +157,22 @@ public final class ChatEndpoint {
     return body;
   }
 
-  /** The model's answer to a conversation, with its usage, latency and retries. */
-  public Completion chat(List<Message> messages) {
-    byte[] body;
+  /** {@link #requestBody} as the bytes sent. */
+  public byte[] requestBytes(List<Message> messages) {
     try {
-      body = JSON.writeValueAsBytes(requestBody(messages));
+      return JSON.writeValueAsBytes(requestBody(messages));
     } catch (JsonProcessingException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /** The model's answer to a conversation, with its usage, latency and retries. */
+  public Completion chat(List<Message> messages) {
+    return chat(requestBytes(messages));
+  }
+
+  /** The model's answer to a request body of {@link #requestBytes}, with its usage, latency and retries. */
+  public Completion chat(byte[] body) {
     HttpRequest.Builder request = HttpRequest.newBuilder(uri)
         .timeout(timeout())
         .header("Content-Type", "application/json")

@@ -88,6 +88,8 @@ public final class LocalChatServer implements AutoCloseable {
   private final HttpServer server;
   private final java.util.concurrent.ExecutorService executor = java.util.concurrent.Executors.newCachedThreadPool();
   private final List<Request> requests = new CopyOnWriteArrayList<>();
+  private final java.util.concurrent.atomic.AtomicInteger received = new java.util.concurrent.atomic.AtomicInteger();
+  private final boolean keepRequests;
   private volatile Function<Request, Reply> handler;
 
   /** A server on a free port of the loopback address. */
@@ -95,9 +97,18 @@ public final class LocalChatServer implements AutoCloseable {
     this(0, handler);
   }
 
-  /** A server on {@code port} of the loopback address; 0 takes a free one. */
+  /** A server on {@code port} of the loopback address (0 takes a free one) that keeps the requests it gets. */
   public LocalChatServer(int port, Function<Request, Reply> handler) throws IOException {
+    this(port, handler, true);
+  }
+
+  /**
+   * A server on {@code port} of the loopback address; 0 takes a free one. Without {@code keepRequests}
+   * it only counts them: a long-running stand-in keeps no prompt.
+   */
+  public LocalChatServer(int port, Function<Request, Reply> handler, boolean keepRequests) throws IOException {
     this.handler = handler;
+    this.keepRequests = keepRequests;
     this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
     server.createContext("/", this::handle);
     server.setExecutor(executor);
@@ -108,13 +119,14 @@ public final class LocalChatServer implements AutoCloseable {
     return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
   }
 
+  /** The requests received so far, in the order they came (none when the server keeps none). */
   public List<Request> requests() {
     return requests;
   }
 
   /** Requests received so far. */
   public int count() {
-    return requests.size();
+    return received.get();
   }
 
   public void setHandler(Function<Request, Reply> handler) {
@@ -126,7 +138,10 @@ public final class LocalChatServer implements AutoCloseable {
       JsonNode body = JSON.readTree(exchange.getRequestBody().readAllBytes());
       Request request = new Request(exchange.getRequestURI().getPath(),
           exchange.getRequestHeaders().getFirst("Authorization"), body);
-      requests.add(request);
+      received.incrementAndGet();
+      if (keepRequests) {
+        requests.add(request);
+      }
       Reply reply = handler.apply(request);
       if (reply.delayMillis() > 0) {
         try {

@@ -137,11 +137,12 @@ public final class ModelRun {
 
   /** The request key of a prompt: SHA-256 of the request body's content (model, temperature, messages). */
   public String key(String prompt) {
-    try {
-      return Digest.sha256(DatasetWriter.JSON.writeValueAsBytes(endpoint.requestBody(List.of(ChatEndpoint.Message.user(prompt)))));
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException(e);
-    }
+    return Digest.sha256(request(prompt));
+  }
+
+  /** The request body of a prompt, as sent and as its key is computed from. */
+  private byte[] request(String prompt) {
+    return endpoint.requestBytes(List.of(ChatEndpoint.Message.user(prompt)));
   }
 
   /** Prints each first-stage request as JSON, one a line, and the prompt tokens they would send; sends nothing. */
@@ -335,18 +336,20 @@ public final class ModelRun {
     String id = r.path("id").asText();
     String stage = settings.twoStage() ? "draft" : "answer";
     PromptWriter.PromptLine line = built.prompt(r, earlier.isEmpty() ? null : earlier.get(0), null);
-    String key = key(line.prompt());
+    byte[] request = request(line.prompt());
+    String key = Digest.sha256(request);
     List<PromptEntry> prompts = new ArrayList<>(List.of(entry(line, stage, key)));
-    AnswerLog.Entry answer = asker.ask(id, stage, line.prompt(), key);
+    AnswerLog.Entry answer = asker.ask(id, stage, request, key);
     if (!settings.twoStage() || answer.failed() || !"SQL".equals(answer.kind())) {
       return new Question(prompts, answer); // no draft SQL: the first answer stands
     }
     // the earlier second prompt was chosen by the same draft when the first request is the same (its answer is the log's)
     PromptEntry earlierFinal = earlier.size() > 1 && earlier.get(0).key().equals(key) ? earlier.get(1) : null;
     PromptWriter.PromptLine second = built.prompt(r, earlierFinal, ModelAnswer.read(answer.answer()).text());
-    String secondKey = key(second.prompt());
+    byte[] secondRequest = request(second.prompt());
+    String secondKey = Digest.sha256(secondRequest);
     prompts.add(entry(second, "final", secondKey));
-    return new Question(prompts, asker.ask(id, "final", second.prompt(), secondKey));
+    return new Question(prompts, asker.ask(id, "final", secondRequest, secondKey));
   }
 
   private static PromptEntry entry(PromptWriter.PromptLine line, String stage, String key) {
@@ -366,7 +369,7 @@ public final class ModelRun {
       this.reused = reused;
     }
 
-    AnswerLog.Entry ask(String id, String stage, String prompt, String key) {
+    AnswerLog.Entry ask(String id, String stage, byte[] request, String key) {
       AnswerLog.Entry known = log.answer(key);
       if (known != null) {
         reused.incrementAndGet();
@@ -380,7 +383,7 @@ public final class ModelRun {
       }
       AnswerLog.Entry entry;
       try {
-        ChatEndpoint.Completion c = endpoint.chat(List.of(ChatEndpoint.Message.user(prompt)));
+        ChatEndpoint.Completion c = endpoint.chat(request);
         ModelAnswer.Read read = ModelAnswer.read(c.text());
         entry = new AnswerLog.Entry(key, id, stage, endpoint.settings().model(), c.text(), read.kind().name(),
             read.prediction(), read.reason(), read.problem(), c.promptTokens(), c.completionTokens(), c.latencyMillis(),

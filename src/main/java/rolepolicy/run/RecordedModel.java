@@ -41,7 +41,8 @@ public final class RecordedModel implements AutoCloseable {
             + "): the stand-in could not tell them apart: " + r.question());
       }
     }
-    this.server = new LocalChatServer(port, this::reply);
+    // it counts what it answers and keeps no request: a stand-in may serve many runs
+    this.server = new LocalChatServer(port, this::reply, false);
   }
 
   private Reply reply(Request request) {
