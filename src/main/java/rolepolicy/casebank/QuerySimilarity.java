@@ -1,7 +1,6 @@
 package rolepolicy.casebank;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -93,23 +92,37 @@ public final class QuerySimilarity {
   /** {@link #jaccard(String, String)} of skeletons already split: one compared with many is split once. */
   public static double jaccard(Bag a, Bag b) {
     int shared = 0;
-    for (Map.Entry<String, Integer> entry : a.counts.entrySet()) {
-      shared += Math.min(entry.getValue(), b.counts.getOrDefault(entry.getKey(), 0));
+    for (int i = 0, j = 0; i < a.tokens.length && j < b.tokens.length; ) {
+      int order = a.tokens[i].compareTo(b.tokens[j]);
+      if (order == 0) {
+        shared += Math.min(a.counts[i++], b.counts[j++]);
+      } else if (order < 0) {
+        i++;
+      } else {
+        j++;
+      }
     }
     return (double) shared / (a.size + b.size - shared);
   }
 
-  /** A skeleton's space-separated tokens counted (a multiset): what {@link #jaccard(Bag, Bag)} compares. */
+  /**
+   * A skeleton's space-separated tokens counted (a multiset): what {@link #jaccard(Bag, Bag)} compares,
+   * as its distinct tokens in order with their counts, so that two bags are compared in one pass.
+   */
   public static final class Bag {
-    private final Map<String, Integer> counts = new HashMap<>();
+    private final String[] tokens;
+    private final int[] counts;
     private final int size;
 
     public Bag(String skeleton) {
-      String[] tokens = skeleton.strip().split(" ", -1);
-      for (String token : tokens) {
-        counts.merge(token, 1, Integer::sum);
+      String[] all = skeleton.strip().split(" ", -1);
+      java.util.TreeMap<String, Integer> counted = new java.util.TreeMap<>();
+      for (String token : all) {
+        counted.merge(token, 1, Integer::sum);
       }
-      size = tokens.length;
+      tokens = counted.keySet().toArray(new String[0]);
+      counts = counted.values().stream().mapToInt(Integer::intValue).toArray();
+      size = all.length;
     }
   }
 

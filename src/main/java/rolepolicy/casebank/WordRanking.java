@@ -23,7 +23,7 @@ import org.apache.lucene.search.TermStatistics;
 import org.apache.lucene.search.similarities.Similarity;
 import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
-import org.apache.lucene.util.IntroSelector;
+import org.apache.lucene.util.LongHeap;
 
 /**
  * The BM25 ranking of one text field of a small index for the words of a text: what Lucene's search
@@ -49,6 +49,19 @@ final class WordRanking {
   private final Map<String, Postings> words;
   private final int maxDoc;
 
+  /** A thread's arrays over the documents, left zeroed after each use. */
+  private static final class Scratch {
+    final double[] score;
+    final boolean[] matched;
+
+    Scratch(int maxDoc) {
+      score = new double[maxDoc];
+      matched = new boolean[maxDoc];
+    }
+  }
+
+  private final ThreadLocal<Scratch> scratch;
+
   private WordRanking(String field, Similarity similarity, CollectionStatistics collection, Map<String, Postings> words,
       int maxDoc) {
     this.field = field;
@@ -56,6 +69,7 @@ final class WordRanking {
     this.collection = collection;
     this.words = words;
     this.maxDoc = maxDoc;
+    this.scratch = ThreadLocal.withInitial(() -> new Scratch(maxDoc));
   }
 
   /** Reads the field's postings and norms (live documents only) from the searcher's index. */
@@ -122,68 +136,45 @@ final class WordRanking {
       }
       ts.end();
     }
-    // the sum of a document's word scores in double is exact, so the order of the words does not matter
-    double[] score = new double[maxDoc];
-    boolean[] matched = new boolean[maxDoc];
-    count.forEach((word, times) -> {
-      Postings p = words.get(word);
-      if (p == null || collection == null) {
-        return;
-      }
-      Similarity.SimScorer scorer = similarity.scorer(times, collection, p.stats());
-      double[] byPair = new double[p.pairFreq().length];
-      for (int i = 0; i < byPair.length; i++) {
-        byPair[i] = scorer.score(p.pairFreq()[i], p.pairNorm()[i]);
-      }
-      int[] docs = p.docs();
-      int[] pair = p.pair();
-      for (int i = 0; i < docs.length; i++) {
-        score[docs[i]] += byPair[pair[i]];
-        matched[docs[i]] = true;
-      }
-    });
-    int[] docs = new int[maxDoc];
-    float[] scores = new float[maxDoc];
-    int hits = 0;
-    for (int d = 0; d < maxDoc; d++) {
-      if (matched[d]) {
-        scores[d] = (float) score[d];
-        docs[hits++] = d;
-      }
-    }
-    // the best first, ties by document number, as Lucene's top-score collector keeps them
-    if (hits > k) {
-      new IntroSelector() {
-        private int pivot;
-
-        @Override
-        protected void swap(int i, int j) {
-          int t = docs[i];
-          docs[i] = docs[j];
-          docs[j] = t;
+    Scratch work = scratch.get();
+    double[] score = work.score;
+    boolean[] matched = work.matched;
+    try {
+      // the sum of a document's word scores in double is exact, so the order of the words does not matter
+      for (Map.Entry<String, Integer> word : count.entrySet()) {
+        Postings p = words.get(word.getKey());
+        if (p == null || collection == null) {
+          continue;
         }
-
-        @Override
-        protected void setPivot(int i) {
-          pivot = docs[i];
+        Similarity.SimScorer scorer = similarity.scorer(word.getValue(), collection, p.stats());
+        double[] byPair = new double[p.pairFreq().length];
+        for (int i = 0; i < byPair.length; i++) {
+          byPair[i] = scorer.score(p.pairFreq()[i], p.pairNorm()[i]);
         }
-
-        @Override
-        protected int comparePivot(int j) {
-          return before(scores, pivot, docs[j]);
+        int[] postings = p.docs();
+        int[] pair = p.pair();
+        for (int i = 0; i < postings.length; i++) {
+          score[postings[i]] += byPair[pair[i]];
+          matched[postings[i]] = true;
         }
-      }.select(0, hits, k);
+      }
+      // the best k, best first, ties by document number, as Lucene's top-score collector keeps them:
+      // a heap of keys that order as (score, -document) do (a score is never negative)
+      LongHeap best = new LongHeap(k);
+      for (int d = 0; d < maxDoc; d++) {
+        if (matched[d]) {
+          best.insertWithOverflow((long) Float.floatToIntBits((float) score[d]) << 32 | (Integer.MAX_VALUE - d));
+        }
+      }
+      ScoreDoc[] top = new ScoreDoc[best.size()];
+      for (int i = top.length - 1; i >= 0; i--) {
+        long key = best.pop();
+        top[i] = new ScoreDoc(Integer.MAX_VALUE - (int) key, Float.intBitsToFloat((int) (key >>> 32)));
+      }
+      return top;
+    } finally {
+      java.util.Arrays.fill(score, 0);
+      java.util.Arrays.fill(matched, false);
     }
-    ScoreDoc[] best = new ScoreDoc[Math.min(hits, k)];
-    for (int i = 0; i < best.length; i++) {
-      best[i] = new ScoreDoc(docs[i], scores[docs[i]]);
-    }
-    java.util.Arrays.sort(best, (x, y) -> before(scores, x.doc, y.doc));
-    return best;
-  }
-
-  /** Negative when document x ranks before y: the higher score, then the smaller number. */
-  private static int before(float[] scores, int x, int y) {
-    return scores[x] != scores[y] ? Float.compare(scores[y], scores[x]) : Integer.compare(x, y);
   }
 }
