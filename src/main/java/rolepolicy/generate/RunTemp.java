@@ -22,7 +22,7 @@ public final class RunTemp {
   static final String PREFIX = ".rolepolicy-tmp-";
 
   /** What to undo if the run stops first, by key, and what to say then. */
-  private record Pending(Runnable undo, String whatIfInterrupted) {}
+  record Pending(Runnable undo, String whatIfInterrupted) {}
 
   private static final Map<Object, Pending> LIVE = new LinkedHashMap<>();
   private static boolean hooked;
@@ -123,6 +123,22 @@ public final class RunTemp {
 
   private static Path key(Path path) {
     return path.toAbsolutePath().normalize();
+  }
+
+  /**
+   * Takes everything registered out of the registry, to be put back by {@link #restore}: a test of
+   * {@link #undoAll} in a JVM whose other tests left registrations (a bank built without the
+   * command's commit) must not undo theirs.
+   */
+  static synchronized Map<Object, Pending> takeAll() {
+    Map<Object, Pending> taken = new LinkedHashMap<>(LIVE);
+    LIVE.clear();
+    return taken;
+  }
+
+  /** Puts back what {@link #takeAll} took. */
+  static synchronized void restore(Map<Object, Pending> taken) {
+    LIVE.putAll(taken);
   }
 
   /** Undoes everything still registered, saying what each was; what the shutdown hook does. */

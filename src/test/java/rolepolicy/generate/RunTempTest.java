@@ -16,6 +16,19 @@ import org.junit.jupiter.api.io.TempDir;
 class RunTempTest {
   @TempDir Path dir;
 
+  /** What other tests in this JVM registered, kept out of the way of undoAll here. */
+  private java.util.Map<Object, RunTemp.Pending> others;
+
+  @org.junit.jupiter.api.BeforeEach
+  void setOthersAside() {
+    others = RunTemp.takeAll();
+  }
+
+  @org.junit.jupiter.api.AfterEach
+  void putOthersBack() {
+    RunTemp.restore(others);
+  }
+
   private List<String> names() throws Exception {
     try (var entries = Files.list(dir)) {
       return entries.map(p -> p.getFileName().toString()).sorted().toList();
@@ -52,6 +65,21 @@ class RunTempTest {
 
     assertFalse(Files.exists(folder));
     assertEquals("rolepolicy: stopped before the end: the test's folder was removed\n", err.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void registrationsSetAsideAreNeitherUndoneNorSaidUntilPutBack() throws Exception {
+    Path kept = RunTemp.folderIn(dir, "the folder set aside was removed");
+    var aside = RunTemp.takeAll();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    RunTemp.undoAll(new PrintStream(err, true, StandardCharsets.UTF_8));
+    assertEquals("", err.toString(StandardCharsets.UTF_8));
+    assertTrue(Files.isDirectory(kept));
+
+    RunTemp.restore(aside);
+    RunTemp.undoAll(new PrintStream(err, true, StandardCharsets.UTF_8));
+    assertFalse(Files.exists(kept));
+    assertEquals("rolepolicy: stopped before the end: the folder set aside was removed\n", err.toString(StandardCharsets.UTF_8));
   }
 
   @Test
