@@ -95,7 +95,7 @@ public final class TestData {
     substitute = variant;
   }
 
-  private static Map<String, float[]> bundledVectors;
+  private static Map<String, float[]> bankVectors;
 
   /**
    * An embedder that knows the vectors of the bank in {@code data/casebank} when README's
@@ -104,11 +104,11 @@ public final class TestData {
    * does not embed them again. Other texts are embedded as usual.
    */
   public static synchronized rolepolicy.casebank.Embedder embedder() {
-    if (bundledVectors == null) {
-      bundledVectors = rolepolicy.casebank.CaseBank.vectors(Path.of("data", "casebank"));
+    if (bankVectors == null) {
+      bankVectors = rolepolicy.casebank.CaseBank.vectors(Path.of("data", "casebank"));
     }
     rolepolicy.casebank.Embedder embedder = new rolepolicy.casebank.Embedder();
-    embedder.learn(bundledVectors);
+    embedder.learn(bankVectors);
     return embedder;
   }
 

@@ -192,6 +192,19 @@ public final class CaseBank implements AutoCloseable {
     return List.copyOf(read);
   }
 
+  /**
+   * {@link #build} in the {@link #staging} folder of {@code dir}, which is removed if the run stops
+   * before {@link #commit} moves it into place: what the {@code casebank} command writes.
+   */
+  public static CaseBank buildStaged(List<Case> cases, String source, Path dir, Embedder embedder, Thresholds thresholds,
+      Path previous) {
+    Path staging = staging(dir);
+    OwnedFolder.checkReplaceable(staging, COMMAND, OPTION);
+    // registered before it is made: an interrupt between the two left it behind
+    RunTemp.register(staging, "the unfinished bank in " + staging + " was removed; the bank beside it is as it was");
+    return build(cases, source, staging, embedder, thresholds, previous);
+  }
+
   /** Writes a bank of the cases into {@code dir} (replacing a bank there, and nothing else) and opens it. */
   public static CaseBank build(List<Case> cases, String source, Path dir, Embedder embedder, Thresholds thresholds) {
     return build(cases, source, dir, embedder, thresholds, null);
@@ -205,9 +218,6 @@ public final class CaseBank implements AutoCloseable {
    */
   public static CaseBank build(List<Case> cases, String source, Path dir, Embedder embedder, Thresholds thresholds,
       Path previous) {
-    OwnedFolder.checkReplaceable(dir, COMMAND, OPTION);
-    // registered before it is made: an interrupt between the two left it behind
-    RunTemp.register(dir, "the unfinished bank in " + dir + " was removed; the bank beside it is as it was");
     OwnedFolder.recreate(dir, COMMAND, OPTION);
     try {
       Path index = dir.resolve("index");

@@ -10,7 +10,6 @@ import org.apache.lucene.analysis.standard.StandardAnalyzer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReader;
-import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.index.PostingsEnum;
 import org.apache.lucene.index.Terms;
@@ -21,7 +20,6 @@ import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TermStatistics;
 import org.apache.lucene.search.similarities.Similarity;
-import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.LongHeap;
 
@@ -72,51 +70,51 @@ final class WordRanking {
     this.scratch = ThreadLocal.withInitial(() -> new Scratch(maxDoc));
   }
 
-  /** Reads the field's postings and norms (live documents only) from the searcher's index. */
+  /**
+   * Reads the field's postings and norms from the searcher's index, which is one segment as a bank's
+   * is (a word's statistics are then the segment's) and has no deleted document.
+   */
   static WordRanking read(IndexSearcher searcher, String field) throws IOException {
     IndexReader reader = searcher.getIndexReader();
+    if (reader.leaves().size() > 1 || reader.hasDeletions()) {
+      throw new IllegalStateException("a case bank's index is one segment without deletions; this one has "
+          + reader.leaves().size() + " segments and " + reader.numDeletedDocs() + " deleted documents");
+    }
     Map<String, Postings> words = new HashMap<>();
-    if (reader.leaves().size() > 1) {
-      throw new IllegalStateException("a case bank's index is one segment; this one has " + reader.leaves().size());
+    Terms terms = reader.leaves().isEmpty() ? null : reader.leaves().get(0).reader().terms(field);
+    CollectionStatistics collection = searcher.collectionStatistics(field);
+    if (terms == null || collection == null) {
+      return new WordRanking(field, searcher.getSimilarity(), collection, words, reader.maxDoc());
     }
-    for (LeafReaderContext leaf : reader.leaves()) {
-      LeafReader r = leaf.reader();
-      Terms terms = r.terms(field);
-      if (terms == null) {
-        continue;
-      }
-      long[] norms = new long[r.maxDoc()];
-      NumericDocValues nv = r.getNormValues(field);
-      for (int d = nv.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS; d = nv.nextDoc()) {
-        norms[d] = nv.longValue();
-      }
-      Bits live = r.getLiveDocs();
-      TermsEnum te = terms.iterator();
-      PostingsEnum pe = null;
-      for (BytesRef word = te.next(); word != null; word = te.next()) {
-        pe = te.postings(pe, PostingsEnum.FREQS);
-        int[] docs = new int[te.docFreq()];
-        int[] pair = new int[te.docFreq()];
-        Map<Long, Integer> pairs = new LinkedHashMap<>();
-        int n = 0;
-        for (int d = pe.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS; d = pe.nextDoc()) {
-          if (live == null || live.get(d)) {
-            docs[n] = leaf.docBase + d;
-            long key = ((long) pe.freq() << 8) | (norms[d] & 0xFF);
-            pair[n++] = pairs.computeIfAbsent(key, k -> pairs.size());
-          }
-        }
-        int[] pairFreq = new int[pairs.size()];
-        long[] pairNorm = new long[pairs.size()];
-        pairs.forEach((key, i) -> {
-          pairFreq[i] = (int) (key >>> 8);
-          pairNorm[i] = (byte) (key & 0xFF);
-        });
-        words.put(word.utf8ToString(), new Postings(new TermStatistics(BytesRef.deepCopyOf(word), te.docFreq(),
-            te.totalTermFreq()), java.util.Arrays.copyOf(docs, n), java.util.Arrays.copyOf(pair, n), pairFreq, pairNorm));
-      }
+    LeafReader leaf = reader.leaves().get(0).reader();
+    long[] norms = new long[leaf.maxDoc()];
+    NumericDocValues nv = leaf.getNormValues(field);
+    for (int d = nv.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS; d = nv.nextDoc()) {
+      norms[d] = nv.longValue();
     }
-    return new WordRanking(field, searcher.getSimilarity(), searcher.collectionStatistics(field), words, reader.maxDoc());
+    TermsEnum te = terms.iterator();
+    PostingsEnum pe = null;
+    for (BytesRef word = te.next(); word != null; word = te.next()) {
+      pe = te.postings(pe, PostingsEnum.FREQS);
+      int[] docs = new int[te.docFreq()];
+      int[] pair = new int[te.docFreq()];
+      Map<Long, Integer> pairs = new LinkedHashMap<>();
+      int n = 0;
+      for (int d = pe.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS; d = pe.nextDoc()) {
+        docs[n] = d;
+        long key = ((long) pe.freq() << 8) | (norms[d] & 0xFF);
+        pair[n++] = pairs.computeIfAbsent(key, k -> pairs.size());
+      }
+      int[] pairFreq = new int[pairs.size()];
+      long[] pairNorm = new long[pairs.size()];
+      pairs.forEach((key, i) -> {
+        pairFreq[i] = (int) (key >>> 8);
+        pairNorm[i] = (byte) (key & 0xFF);
+      });
+      words.put(word.utf8ToString(), new Postings(new TermStatistics(BytesRef.deepCopyOf(word), te.docFreq(),
+          te.totalTermFreq()), docs, pair, pairFreq, pairNorm));
+    }
+    return new WordRanking(field, searcher.getSimilarity(), collection, words, reader.maxDoc());
   }
 
   /**
@@ -143,7 +141,7 @@ final class WordRanking {
       // the sum of a document's word scores in double is exact, so the order of the words does not matter
       for (Map.Entry<String, Integer> word : count.entrySet()) {
         Postings p = words.get(word.getKey());
-        if (p == null || collection == null) {
+        if (p == null) {
           continue;
         }
         Similarity.SimScorer scorer = similarity.scorer(word.getValue(), collection, p.stats());

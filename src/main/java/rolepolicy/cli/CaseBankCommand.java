@@ -60,7 +60,8 @@ public final class CaseBankCommand implements Callable<Integer> {
     // the bank it replaces lends its indexes and calibration where their inputs are unchanged (not with --no-cache)
     Path previous = caching.folder() == null ? null : caseBank.bank;
     CaseBank.Meta before = previous == null ? null : CaseBank.previousMeta(previous);
-    try (CaseBank built = CaseBank.build(cases, dataset.toString(), staging, embedder, new CaseBank.Thresholds(1.0, 0.0), previous)) {
+    try (CaseBank built = CaseBank.buildStaged(cases, dataset.toString(), caseBank.bank, embedder, new CaseBank.Thresholds(1.0, 0.0),
+        previous)) {
       double index = (System.nanoTime() - start) / 1e9;
       if (built.previousIndexDamaged()) {
         w.printf(Locale.ROOT, "the indexes of %s are damaged: built anew%n", previous);

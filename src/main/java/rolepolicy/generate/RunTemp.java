@@ -127,8 +127,8 @@ public final class RunTemp {
 
   /**
    * Takes everything registered out of the registry, to be put back by {@link #restore}: a test of
-   * {@link #undoAll} in a JVM whose other tests left registrations (a bank built without the
-   * command's commit) must not undo theirs.
+   * {@link #undoAll} in a JVM whose other tests left registrations (a command run in the test JVM
+   * that failed before its commit) must not undo theirs.
    */
   static synchronized Map<Object, Pending> takeAll() {
     Map<Object, Pending> taken = new LinkedHashMap<>(LIVE);
