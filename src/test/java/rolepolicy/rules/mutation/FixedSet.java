@@ -27,6 +27,7 @@ import rolepolicy.model.QueryShape;
 import rolepolicy.model.PolicyOverride;
 import rolepolicy.spider.InputException;
 import rolepolicy.spider.OverridesReader;
+import rolepolicy.spider.Schema;
 
 /**
  * The fixed set of real input a rule variant is judged on: the policies of every Spider database
@@ -154,8 +155,13 @@ final class FixedSet {
   private record Policies(String text, Map<String, DatabasePolicies> byDatabase) {}
 
   private Policies policies(KieBase rules) {
+    return policies(rules, TestData.schemas(), overrides);
+  }
+
+  /** The policies the rules give the databases of {@code schemas}, with these overrides. */
+  private static Policies policies(KieBase rules, Map<String, Schema> schemas, List<PolicyOverride> overrides) {
     try {
-      Map<String, DatabasePolicies> policies = new PolicyAssigner(rules).assign(TestData.schemas(), overrides, "data/overrides.json");
+      Map<String, DatabasePolicies> policies = new PolicyAssigner(rules).assign(schemas, overrides, "data/overrides.json");
       StringBuilder text = new StringBuilder();
       policies.values().forEach(db -> text.append(db.columns()).append('\n'));
       return new Policies(text.toString(), policies);
@@ -192,22 +198,24 @@ final class FixedSet {
    * elsewhere). Needs {@link #baseline} first.
    */
   String differsAt(KieBase variant, String hint) {
-    Policies policies = policies(variant);
-    if (!policies.text().equals(projectPolicies.text()) || policies.byDatabase() == null) {
-      return "policies";
+    if (hint.matches("\\d{1,9}") && Integer.parseInt(hint) < questions.size()) {
+      return differsAlone(variant, Integer.parseInt(hint)) ? hint : null;
     }
-    boolean question = hint.matches("\\d{1,9}") && Integer.parseInt(hint) < questions.size();
-    return question && differsAlone(variant, generator(variant, policies), Integer.parseInt(hint)) ? hint : null;
+    Policies policies = policies(variant);
+    return !policies.text().equals(projectPolicies.text()) || policies.byDatabase() == null ? "policies" : null;
   }
 
   private static QuestionGenerator generator(KieBase rules, Policies policies) {
     return new QuestionGenerator(new QuestionEngine(rules), TestData.schemas(), policies.byDatabase());
   }
 
-  /** Whether one question generated alone comes out otherwise with the variant's rules (and its generator). */
-  private boolean differsAlone(KieBase variant, QuestionGenerator generator, int question) {
-    return !alone(variant, generator, question).equals(projectSingles.computeIfAbsent(question,
-        q -> alone(project, generator(project, projectPolicies), q)));
+  /**
+   * Whether one question generated alone comes out otherwise with the variant's rules than with the
+   * project's: each with the policies its rules give the question's database, the only ones its
+   * generation reads (the other databases' are not assigned).
+   */
+  private boolean differsAlone(KieBase variant, int question) {
+    return !alone(variant, question).equals(projectSingles.computeIfAbsent(question, q -> alone(project, q)));
   }
 
   /**
@@ -219,19 +227,24 @@ final class FixedSet {
     if (stage == 0) {
       return "policies";
     }
-    // one generator for the search (its policies are the project's: stage 0 did not differ)
-    QuestionGenerator generator = generator(variant, policies(variant));
     int part = (stage - 1) / 2;
     for (int q = part * partSize; q < Math.min(questions.size(), (part + 1) * partSize); q++) {
-      if (differsAlone(variant, generator, q)) {
+      if (differsAlone(variant, q)) {
         return Integer.toString(q);
       }
     }
     return null;
   }
 
-  /** The records and clarifications of one question of the sample, generated alone. */
-  private String alone(KieBase rules, QuestionGenerator generator, int question) {
+  /** The records and clarifications of one question of the sample, generated alone, or how its policies fail. */
+  private String alone(KieBase rules, int question) {
+    String dbId = questions.get(question).get("db_id").asText();
+    Policies policies = policies(rules, Map.of(dbId, TestData.schemas().get(dbId)),
+        overrides.stream().filter(o -> o.dbId().equals(dbId)).toList());
+    if (policies.byDatabase() == null) {
+      return policies.text();
+    }
+    QuestionGenerator generator = generator(rules, policies);
     Path file = singles.computeIfAbsent(question, q -> {
       try {
         Path single = dir.resolve("question-" + q + ".json");
