@@ -11,6 +11,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -18,42 +20,64 @@ import org.junit.jupiter.api.io.TempDir;
  * bin/rolepolicy}, writes the same bytes as the in-process run that {@code mvn exec:java} makes.
  * Runs in {@code mvn verify}, after the jar is built (failsafe).
  */
+@Execution(ExecutionMode.CONCURRENT) // the two launches at once, beside the in-process run
 class FatJarIT {
   private static final Path JAR = Path.of("target", "rolepolicy.jar");
 
-  @TempDir Path dir;
+  @TempDir static Path dir;
+
+  /** The in-process run's folder: made once, while the first launched process runs beside it. */
+  private static Path inProcess;
 
   @Test
   void theJarGeneratesTheSameBytesAsTheInProcessRun() throws IOException, InterruptedException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    assertSameBytesAsInProcess(List.of(java, "-jar", JAR.toString()));
+    assertSameBytesAsInProcess("jar", List.of(java, "-jar", JAR.toString()));
   }
 
   /** bin/rolepolicy: the jar with the C1 compiler, the serial collector and the class-data archive. */
   @Test
   void theLauncherGeneratesTheSameBytesAsTheInProcessRun() throws IOException, InterruptedException {
-    assertSameBytesAsInProcess(List.of("bash", Path.of("bin", "rolepolicy").toString()));
+    assertSameBytesAsInProcess("launcher", List.of("bash", Path.of("bin", "rolepolicy").toString()));
   }
 
-  private void assertSameBytesAsInProcess(List<String> launcher)
+  /** generate on the bundled dev split without overrides, into {@code out}. */
+  private static List<String> args(Path out) throws IOException {
+    Path overrides = dir.resolve("no-overrides.json");
+    if (!Files.exists(overrides)) {
+      Files.writeString(overrides, "[]");
+    }
+    return List.of("generate", "--overrides", overrides.toString(), "--no-progress", "--out", out.toString());
+  }
+
+  private static synchronized Path inProcess() throws IOException {
+    if (inProcess == null) {
+      Path out = dir.resolve("in-process");
+      StringWriter err = new StringWriter();
+      assertEquals(0, Main.run(args(out).toArray(String[]::new), new PrintWriter(new StringWriter()), new PrintWriter(err)),
+          err.toString());
+      inProcess = out;
+    }
+    return inProcess;
+  }
+
+  private void assertSameBytesAsInProcess(String name, List<String> launcher)
       throws IOException, InterruptedException {
     assertTrue(Files.isRegularFile(JAR), JAR + " is missing: mvn package builds it");
-    Path overrides = dir.resolve("no-overrides.json");
-    Files.writeString(overrides, "[]");
-    List<String> args = List.of("generate", "--overrides", overrides.toString(), "--no-progress");
-
-    Path launched = dir.resolve("launched");
+    Path launched = dir.resolve(name);
     List<String> command = new java.util.ArrayList<>(launcher);
-    command.addAll(args);
-    command.addAll(List.of("--out", launched.toString()));
+    command.addAll(args(launched));
     Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-    String printed = new String(process.getInputStream().readAllBytes());
-    assertEquals(0, process.waitFor(), printed);
-
-    Path inProcess = dir.resolve("in-process");
-    StringWriter err = new StringWriter();
-    String[] all = Stream.concat(args.stream(), Stream.of("--out", inProcess.toString())).toArray(String[]::new);
-    assertEquals(0, Main.run(all, new PrintWriter(new StringWriter()), new PrintWriter(err)), err.toString());
+    // its output read on a thread of its own, so that the in-process run can go on beside it
+    var printed = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+      try {
+        return new String(process.getInputStream().readAllBytes());
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    });
+    Path inProcess = inProcess();
+    assertEquals(0, process.waitFor(), printed.join());
 
     List<Path> files = files(inProcess);
     assertEquals(files, files(launched), "the same files");

@@ -20,8 +20,8 @@ import rolepolicy.generate.SpiderRun;
 
 /**
  * Ctrl-C (SIGINT) sent to a running {@code generate}, {@code score-tables} and {@code casebank} at
- * several moments: each leaves no temporary file, and a rerun after it neither. Linux only (it
- * reads /proc).
+ * several moments: each leaves no temporary file, and a rerun after it neither, in its output folder
+ * or in the cache folder the runs of one test share. Linux only (it reads /proc).
  */
 class InterruptTest {
   @TempDir Path dir;
@@ -37,7 +37,8 @@ class InterruptTest {
   private Stopped interrupt(Path root, long millis, String... args) throws Exception {
     List<String> command = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+        "-XX:TieredStopAtLevel=1", "-Drolepolicy.cache=" + dir.resolve("cache"), "-cp", System.getProperty("java.class.path"),
+        Main.class.getName()));
     command.addAll(List.of(args));
     Path err = Files.createTempFile(dir, "stderr", ".txt");
     Process p = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
@@ -98,6 +99,7 @@ class InterruptTest {
     for (long moment : moments) {
       Stopped s = interrupt(root, moment, args);
       assertEquals(List.of(), debris(root), "after SIGINT " + moment + " ms into the writing: " + s.err());
+      assertEquals(List.of(), debris(dir.resolve("cache")), "in the cache folder after SIGINT " + moment + " ms: " + s.err());
       if (s.err().contains("rolepolicy: stopped before the end: ")) {
         stoppedWhileWriting++;
       }
