@@ -32,7 +32,7 @@ final class NamedItems {
 
   /** The spans of the named items without alias in a query text, which must parse. */
   static Set<Span> unaliased(String sql) {
-    SqlAnalyzer.Parsed parsed = SqlAnalyzer.parse(sql);
+    SqlAnalyzer.Parsed parsed = SqlAnalyzer.parseFastFirst(sql);
     NamedItems items = new NamedItems(parsed.positions());
     items.query(parsed.select(), false);
     return items.unaliased;
