@@ -33,7 +33,40 @@ public final class RuleBase {
   /** The folder each loaded rule base was read from, to name a rule's file in messages. */
   private static final Map<KieBase, Path> FOLDERS = Collections.synchronizedMap(new WeakHashMap<>());
 
+  /** The class loader the rules are compiled against: {@link RememberedMisses} over this class's own. */
+  private static final ClassLoader CLASSES = new RememberedMisses(RuleBase.class.getClassLoader());
+
   private RuleBase() {}
+
+  /**
+   * A class loader that remembers each name its parent has no class for. Compiling rules asks for
+   * many names that are no class (a field, a variable, a name tried under each import), and each
+   * miss walks every jar of the class path; the answer does not change while the process runs.
+   */
+  private static final class RememberedMisses extends ClassLoader {
+    static {
+      registerAsParallelCapable();
+    }
+
+    private final java.util.Set<String> missing = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    RememberedMisses(ClassLoader parent) {
+      super(parent);
+    }
+
+    @Override
+    protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+      if (missing.contains(name)) {
+        throw new ClassNotFoundException(name);
+      }
+      try {
+        return super.loadClass(name, resolve);
+      } catch (ClassNotFoundException e) {
+        missing.add(name);
+        throw e;
+      }
+    }
+  }
 
   /** The rule files of a folder, sorted by name so that builds are repeatable. */
   public static List<Path> ruleFiles(Path rulesDir) {
@@ -88,7 +121,7 @@ public final class RuleBase {
     // a release id of its own: builds in parallel threads must not meet in the KIE repository
     ReleaseId id = kie.newReleaseId("rolepolicy", "rules", "1.0." + BUILDS.incrementAndGet());
     files.generateAndWritePomXML(id);
-    KieBuilder builder = kie.newKieBuilder(files).buildAll();
+    KieBuilder builder = kie.newKieBuilder(files, CLASSES).buildAll();
     List<Message> errors =
         builder.getResults().getMessages(Message.Level.ERROR).stream()
             .filter(m -> !m.getText().contains(NO_PACKAGE))
@@ -98,7 +131,7 @@ public final class RuleBase {
           errors.stream().map(m -> describe(m, rulesDir)).collect(Collectors.joining("\n")));
     }
     try {
-      return kie.newKieContainer(id).getKieBase();
+      return kie.newKieContainer(id, CLASSES).getKieBase();
     } finally {
       kie.getRepository().removeKieModule(id);
     }
