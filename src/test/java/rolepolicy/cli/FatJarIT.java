@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
@@ -41,13 +42,15 @@ class FatJarIT {
     assertSameBytesAsInProcess("launcher", List.of("bash", Path.of("bin", "rolepolicy").toString()));
   }
 
+  @BeforeAll
+  static void noOverrides() throws IOException {
+    Files.writeString(dir.resolve("no-overrides.json"), "[]");
+  }
+
   /** generate on the bundled dev split without overrides, into {@code out}. */
-  private static List<String> args(Path out) throws IOException {
-    Path overrides = dir.resolve("no-overrides.json");
-    if (!Files.exists(overrides)) {
-      Files.writeString(overrides, "[]");
-    }
-    return List.of("generate", "--overrides", overrides.toString(), "--no-progress", "--out", out.toString());
+  private static List<String> args(Path out) {
+    return List.of("generate", "--overrides", dir.resolve("no-overrides.json").toString(), "--no-progress",
+        "--out", out.toString());
   }
 
   private static synchronized Path inProcess() throws IOException {
