@@ -27,8 +27,9 @@ class FatJarIT {
 
   @TempDir static Path dir;
 
-  /** The in-process run's folder: made once, while the first launched process runs beside it. */
+  /** The in-process run's folder, or how it failed: run once, while the launched processes run beside it. */
   private static Path inProcess;
+  private static AssertionError inProcessFailed;
 
   @Test
   void theJarGeneratesTheSameBytesAsTheInProcessRun() throws IOException, InterruptedException {
@@ -53,12 +54,20 @@ class FatJarIT {
         "--out", out.toString());
   }
 
-  private static synchronized Path inProcess() throws IOException {
+  private static synchronized Path inProcess() {
+    if (inProcessFailed != null) {
+      throw inProcessFailed;
+    }
     if (inProcess == null) {
       Path out = dir.resolve("in-process");
       StringWriter err = new StringWriter();
-      assertEquals(0, Main.run(args(out).toArray(String[]::new), new PrintWriter(new StringWriter()), new PrintWriter(err)),
-          err.toString());
+      try {
+        assertEquals(0, Main.run(args(out).toArray(String[]::new), new PrintWriter(new StringWriter()), new PrintWriter(err)),
+            err.toString());
+      } catch (AssertionError e) {
+        inProcessFailed = e;
+        throw e;
+      }
       inProcess = out;
     }
     return inProcess;
@@ -79,7 +88,13 @@ class FatJarIT {
         throw new java.io.UncheckedIOException(e);
       }
     });
-    Path inProcess = inProcess();
+    Path inProcess;
+    try {
+      inProcess = inProcess();
+    } catch (RuntimeException | Error e) { // the in-process run failed: no launched process is left running
+      process.destroyForcibly().waitFor();
+      throw e;
+    }
     assertEquals(0, process.waitFor(), printed.join());
 
     List<Path> files = files(inProcess);

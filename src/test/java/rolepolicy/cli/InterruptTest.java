@@ -109,6 +109,7 @@ class InterruptTest {
     Stopped done = interrupt(root, -1, args);
     assertEquals(0, done.code(), done.err());
     assertEquals(List.of(), debris(root), "after a full run");
+    assertEquals(List.of(), debris(dir.resolve("cache")), "in the cache folder after a full run");
   }
 
   @Test

@@ -193,9 +193,9 @@ final class FixedSet {
 
   /**
    * Where a variant's outcome differs from the project's, looked for where {@code hint} says it did
-   * before: {@code hint} when it names a question of the sample that differs generated alone, else
-   * {@code "policies"} when the hint is the policies and they differ, else null (it does not differ
-   * there; it may elsewhere). Needs {@link #baseline} first.
+   * before: when it names a question of the sample, {@code hint} if that question differs generated
+   * alone; for any other hint, {@code "policies"} if the policies differ; else null (it does not
+   * differ there; it may elsewhere). Needs {@link #baseline} first.
    */
   String differsAt(KieBase variant, String hint) {
     if (hint.matches("\\d{1,9}") && Integer.parseInt(hint) < questions.size()) {
