@@ -8,7 +8,9 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.WeakHashMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -48,7 +50,7 @@ public final class RuleBase {
       registerAsParallelCapable();
     }
 
-    private final java.util.Set<String> missing = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final Set<String> missing = ConcurrentHashMap.newKeySet();
 
     RememberedMisses(ClassLoader parent) {
       super(parent);

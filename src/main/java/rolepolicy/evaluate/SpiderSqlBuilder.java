@@ -95,13 +95,11 @@ final class SpiderSqlBuilder {
     if (hasWord(sql, "GLOB")) { // the parse reads GLOB as LIKE (SqliteOperators)
       throw beyond("GLOB");
     }
-    Select select = fastPath ? SqlAnalyzer.parseFast(sql) : null; // JSqlParser's tree, built faster
-    if (select == null) {
-      try {
-        select = SqlAnalyzer.parseSelect(sql);
-      } catch (SqlAnalysisException e) {
-        throw new SpiderSqlException(e.getMessage());
-      }
+    Select select;
+    try {
+      select = fastPath ? SqlAnalyzer.parseSelectFastFirst(sql) : SqlAnalyzer.parseSelect(sql);
+    } catch (SqlAnalysisException e) {
+      throw new SpiderSqlException(e.getMessage());
     }
     return new SpiderSqlBuilder(schema).query(select, null);
   }

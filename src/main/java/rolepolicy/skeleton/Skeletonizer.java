@@ -21,8 +21,9 @@ import rolepolicy.sql.SqlAnalyzer;
  * (docs/skeleton.md). It needs no schema. A query it cannot parse, or holding a form it has no rule
  * for, gives an empty skeleton with op signature {@code PARSE_ERROR}, never the original text.
  *
- * <p>Four steps: parse (JSqlParser's tree, from the fast parser where it reads the text), walk the tree in text order ({@link QueryWalk}), resolve
- * the columns ({@link Resolver}), rename the tree's nodes in place and print it.
+ * <p>Four steps: parse (JSqlParser's tree, from the fast parser where it reads the text), walk the
+ * tree in text order ({@link QueryWalk}), resolve the columns ({@link Resolver}), rename the tree's
+ * nodes in place and print it.
  */
 public final class Skeletonizer {
   /** A number standing alone in a type's text, {@code VARCHAR (10)}. */
@@ -32,9 +33,7 @@ public final class Skeletonizer {
   public Skeleton skeletonize(String sql) {
     Select select;
     try {
-      // the fast parser builds JSqlParser's own tree for the part of SQL it reads; JSqlParser the rest
-      Select fast = sql == null ? null : SqlAnalyzer.parseFast(sql);
-      select = fast != null ? fast : SqlAnalyzer.parseSelect(sql == null ? "" : sql);
+      select = SqlAnalyzer.parseSelectFastFirst(sql == null ? "" : sql);
     } catch (SqlAnalysisException e) {
       return Skeleton.failure(withoutText(e.getMessage()));
     } catch (RuntimeException | StackOverflowError e) { // a tree too deep

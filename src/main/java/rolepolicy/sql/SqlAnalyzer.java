@@ -77,6 +77,14 @@ public final class SqlAnalyzer {
     return parse(sql).select();
   }
 
+  /**
+   * {@link #parseSelect}, with the fast parser first: JSqlParser's tree, built faster where the fast
+   * parser reads the text.
+   */
+  public static Select parseSelectFastFirst(String sql) {
+    return parseFastFirst(sql).select();
+  }
+
   /** {@link #parse}, with the fast parser first: JSqlParser's tree, built faster where it reads the text. */
   static Parsed parseFastFirst(String sql) {
     Select fast = SpiderSqlParser.parse(sql);
