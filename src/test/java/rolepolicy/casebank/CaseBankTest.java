@@ -30,7 +30,7 @@ class CaseBankTest {
 
   @BeforeAll
   static void build() throws Exception {
-    JsonNode train = SpiderRun.records("train", "train_spider.json");
+    JsonNode train = SpiderRun.first("train", "train_spider.json", CASES);
     ArrayNode first = DatasetWriter.JSON.createArrayNode();
     for (int i = 0; i < CASES; i++) {
       first.add(train.get(i));

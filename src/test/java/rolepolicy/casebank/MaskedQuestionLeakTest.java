@@ -58,6 +58,17 @@ class MaskedQuestionLeakTest {
     assertEquals(List.of(), leaks.subList(0, Math.min(20, leaks.size())), leaks.size() + " cases leak");
   }
 
+  /** What {@link SpiderRun#first} promises the tests that take the first cases of train. */
+  @Test
+  void theFirstQuestionsOfTrainGeneratedAloneGiveTheWholeSplitsFirstRecords() {
+    JsonNode whole = SpiderRun.records("train", "train_spider.json");
+    JsonNode alone = SpiderRun.alone("train", "train_spider.json", 800);
+    assertEquals(800, alone.size());
+    for (int i = 0; i < alone.size(); i++) {
+      assertEquals(whole.get(i), alone.get(i), "record " + i);
+    }
+  }
+
   /** The masked question of each example a prompt shows, in order. */
   private static final Pattern MASKED = Pattern.compile("(?m)^Question \\(names and values masked\\): (.*)$");
 

@@ -25,7 +25,7 @@ class RefuseExampleTest {
 
   @BeforeAll
   static void read() throws Exception {
-    var train = SpiderRun.records("train", "train_spider.json");
+    var train = SpiderRun.first("train", "train_spider.json", 10);
     ArrayNode first = DatasetWriter.JSON.createArrayNode();
     for (int i = 0; i < 10; i++) {
       first.add(train.get(i));

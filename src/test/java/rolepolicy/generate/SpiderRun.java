@@ -20,6 +20,42 @@ public final class SpiderRun {
     return CACHE.computeIfAbsent(split, s -> generate(s, file, List.of()));
   }
 
+  /**
+   * The records of the first {@code n} questions of a split: the first {@code n} of {@link
+   * #records} when that is at hand, else {@link #alone}, once per JVM.
+   */
+  public static synchronized JsonNode first(String split, String file, int n) {
+    JsonNode whole = CACHE.get(split);
+    return whole != null ? head(whole, n) : CACHE.computeIfAbsent(split + "#" + n, s -> alone(split, file, n));
+  }
+
+  /**
+   * The first {@code n} questions of a split generated alone: the same records as the first {@code
+   * n} of the whole split (a record depends only on its question and the policies;
+   * {@code MaskedQuestionLeakTest} checks it on train), without generating the rest.
+   */
+  public static JsonNode alone(String split, String file, int n) {
+    try {
+      Path dir = Files.createTempDirectory("rolepolicy-" + split + "-input");
+      Path input = dir.resolve(file);
+      DatasetWriter.JSON.writeValue(input.toFile(), head(DatasetWriter.JSON.readTree(TestData.spiderDir().resolve(file).toFile()), n));
+      JsonNode records = generate(split, input, List.of(), QuestionGenerator.Facts.AUTO);
+      Files.delete(input);
+      Files.delete(dir);
+      return records;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static com.fasterxml.jackson.databind.node.ArrayNode head(JsonNode array, int n) {
+    var head = DatasetWriter.JSON.createArrayNode();
+    for (int i = 0; i < Math.min(n, array.size()); i++) {
+      head.add(array.get(i));
+    }
+    return head;
+  }
+
   private static JsonNode birdDev;
 
   /** BIRD dev, generated from its SQL text without overrides, once per JVM. */
@@ -56,6 +92,11 @@ public final class SpiderRun {
 
   public static JsonNode generate(
       String split, String file, List<PolicyOverride> overrides, QuestionGenerator.Facts facts) {
+    return generate(split, TestData.spiderDir().resolve(file), overrides, facts);
+  }
+
+  private static JsonNode generate(
+      String split, Path input, List<PolicyOverride> overrides, QuestionGenerator.Facts facts) {
     try {
       Path dir = Files.createTempDirectory("rolepolicy-" + split);
       Path out = dir.resolve(split + ".json");
@@ -65,8 +106,7 @@ public final class SpiderRun {
       QuestionGenerator questions =
           new QuestionGenerator(
               new QuestionEngine(TestData.rules()), TestData.schemas(), policies, facts);
-      new DatasetGenerator(questions)
-          .generate(split, TestData.spiderDir().resolve(file), out, null, bytes -> {});
+      new DatasetGenerator(questions).generate(split, input, out, null, bytes -> {});
       JsonNode records = DatasetWriter.JSON.readTree(out.toFile());
       Files.delete(out);
       Files.delete(dir);

@@ -62,7 +62,7 @@ public final class RunFixture {
     for (int i = 0; i < QUESTIONS; i++) {
       questions.add(dev.get(i));
     }
-    JsonNode train = SpiderRun.records("train", "train_spider.json");
+    JsonNode train = SpiderRun.first("train", "train_spider.json", CASES);
     for (int i = 0; i < CASES; i++) {
       cases.add(train.get(i));
     }
