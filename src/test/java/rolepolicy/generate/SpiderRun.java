@@ -35,16 +35,27 @@ public final class SpiderRun {
    * {@code MaskedQuestionLeakTest} checks it on train), without generating the rest.
    */
   public static JsonNode alone(String split, String file, int n) {
+    Path dir = null;
+    Path input = null;
     try {
-      Path dir = Files.createTempDirectory("rolepolicy-" + split + "-input");
-      Path input = dir.resolve(file);
+      dir = Files.createTempDirectory("rolepolicy-" + split + "-input");
+      input = dir.resolve(file);
       DatasetWriter.JSON.writeValue(input.toFile(), head(DatasetWriter.JSON.readTree(TestData.spiderDir().resolve(file).toFile()), n));
-      JsonNode records = generate(split, input, List.of(), QuestionGenerator.Facts.AUTO);
-      Files.delete(input);
-      Files.delete(dir);
-      return records;
+      return generate(split, input, List.of(), QuestionGenerator.Facts.AUTO);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    } finally {
+      // the input is removed whether or not the generation failed
+      try {
+        if (input != null) {
+          Files.deleteIfExists(input);
+        }
+        if (dir != null) {
+          Files.deleteIfExists(dir);
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
     }
   }
 
