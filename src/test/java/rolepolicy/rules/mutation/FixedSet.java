@@ -54,6 +54,8 @@ final class FixedSet {
   private KieBase project;
   private Policies projectPolicies;
   private final Map<Integer, String> projectSingles = new java.util.concurrent.ConcurrentHashMap<>();
+  /** The project's policies of each database assigned alone, by {@link #projectPolicies}. */
+  private final Map<String, String> projectDatabases = new java.util.concurrent.ConcurrentHashMap<>();
 
   FixedSet() {
     try {
@@ -194,15 +196,21 @@ final class FixedSet {
   /**
    * Where a variant's outcome differs from the project's, looked for where {@code hint} says it did
    * before: when it names a question of the sample, {@code hint} if that question differs generated
-   * alone; for any other hint, {@code "policies"} if the policies differ; else null (it does not
-   * differ there; it may elsewhere). Needs {@link #baseline} first.
+   * alone; when it names a database ({@value #POLICIES_OF}{@code db}), {@code hint} if that database's
+   * policies, assigned alone, differ; for any other hint, {@code "policies"} if the policies differ;
+   * else null (it does not differ there; it may elsewhere). Needs {@link #baseline} first.
    */
   String differsAt(KieBase variant, String hint) {
     if (hint.matches("\\d{1,9}") && Integer.parseInt(hint) < questions.size()) {
       return differsAlone(variant, Integer.parseInt(hint)) ? hint : null;
     }
+    if (hint.startsWith(POLICIES_OF) && TestData.schemas().containsKey(hint.substring(POLICIES_OF.length()))) {
+      String dbId = hint.substring(POLICIES_OF.length());
+      return policiesOf(variant, dbId).equals(projectPolicies(dbId)) ? null : hint;
+    }
     Policies policies = policies(variant);
-    return !policies.text().equals(projectPolicies.text()) || policies.byDatabase() == null ? "policies" : null;
+    // where they differ is named by database, as where() names it: an older hint is refined
+    return !policies.text().equals(projectPolicies.text()) || policies.byDatabase() == null ? where(variant, 0) : null;
   }
 
   private static QuestionGenerator generator(KieBase rules, Policies policies) {
@@ -220,11 +228,18 @@ final class FixedSet {
 
   /**
    * Where a variant whose outcome's stage {@code stage} differs first does so, as a hint for {@link
-   * #differsAt}: {@code "policies"}, the number of the first question of the differing part that
-   * differs generated alone, or null when none does (the difference needs the part).
+   * #differsAt}: for the policies, the first database whose policies differ assigned alone
+   * ({@value #POLICIES_OF}{@code db}; {@code "policies"} when none does); else the number of the
+   * first question of the differing part that differs generated alone, or null when none does (the
+   * difference needs the part).
    */
   String where(KieBase variant, int stage) {
     if (stage == 0) {
+      for (String dbId : TestData.schemas().keySet()) {
+        if (!policiesOf(variant, dbId).equals(projectPolicies(dbId))) {
+          return POLICIES_OF + dbId;
+        }
+      }
       return "policies";
     }
     int part = (stage - 1) / 2;
@@ -236,11 +251,27 @@ final class FixedSet {
     return null;
   }
 
+  /** The prefix of a hint that names the first database whose policies differ: {@code policies:concert_singer}. */
+  static final String POLICIES_OF = "policies:";
+
+  /** The policies the rules give one database with its overrides, alone (no other database's assigned). */
+  private Policies policiesAlone(KieBase rules, String dbId) {
+    return policies(rules, Map.of(dbId, TestData.schemas().get(dbId)),
+        overrides.stream().filter(o -> o.dbId().equals(dbId)).toList());
+  }
+
+  private String policiesOf(KieBase rules, String dbId) {
+    return policiesAlone(rules, dbId).text();
+  }
+
+  private String projectPolicies(String dbId) {
+    return projectDatabases.computeIfAbsent(dbId, d -> policiesOf(project, d));
+  }
+
   /** The records and clarifications of one question of the sample, generated alone, or how its policies fail. */
   private String alone(KieBase rules, int question) {
     String dbId = questions.get(question).get("db_id").asText();
-    Policies policies = policies(rules, Map.of(dbId, TestData.schemas().get(dbId)),
-        overrides.stream().filter(o -> o.dbId().equals(dbId)).toList());
+    Policies policies = policiesAlone(rules, dbId);
     if (policies.byDatabase() == null) {
       return policies.text();
     }
