@@ -130,7 +130,7 @@ public final class CaseBank implements AutoCloseable {
     }
 
     static Collection open(Path dir) throws IOException {
-      Directory d = FSDirectory.open(dir);
+      Directory d = RunTemp.unlessStopping(() -> FSDirectory.open(dir));
       return new Collection(d, DirectoryReader.open(d));
     }
 
@@ -218,15 +218,18 @@ public final class CaseBank implements AutoCloseable {
    */
   public static CaseBank build(List<Case> cases, String source, Path dir, Embedder embedder, Thresholds thresholds,
       Path previous) {
-    OwnedFolder.recreate(dir, COMMAND, OPTION);
     try {
+      RunTemp.unlessStopping(() -> {
+        OwnedFolder.recreate(dir, COMMAND, OPTION);
+        return dir;
+      });
       Path index = dir.resolve("index");
       String key = indexKey(cases);
       Meta before = previous == null ? null : previousMeta(previous);
       boolean reuse = before != null && key.equals(before.indexKey()) && Files.isDirectory(previous.resolve("index"));
       boolean damagedBefore = false;
       if (reuse) {
-        copyFolder(previous.resolve("index"), index);
+        RunTemp.unlessStopping(() -> copyFolder(previous.resolve("index"), index));
         if (!intact(index, cases)) { // a damaged index is built anew, not copied again and again
           OwnedFolder.deleteTree(index); // in the staging folder this build made
           reuse = false;
@@ -332,7 +335,7 @@ public final class CaseBank implements AutoCloseable {
    */
   private static boolean intact(Path index, List<Case> cases) {
     for (String collection : List.of(SPECIFIC, SKELETON)) {
-      try (Directory d = FSDirectory.open(index.resolve(collection))) {
+      try (Directory d = RunTemp.unlessStopping(() -> FSDirectory.open(index.resolve(collection)))) {
         for (String file : d.listAll()) {
           if (!file.equals(IndexWriter.WRITE_LOCK_NAME)) {
             try (org.apache.lucene.store.IndexInput in = d.openInput(file, org.apache.lucene.store.IOContext.READONCE)) {
@@ -358,7 +361,7 @@ public final class CaseBank implements AutoCloseable {
     return true;
   }
 
-  private static void copyFolder(Path from, Path to) throws IOException {
+  private static Path copyFolder(Path from, Path to) throws IOException {
     try (java.util.stream.Stream<Path> files = Files.walk(from)) {
       for (Path f : files.sorted().toList()) {
         Path target = to.resolve(from.relativize(f).toString());
@@ -369,13 +372,15 @@ public final class CaseBank implements AutoCloseable {
         }
       }
     }
+    return to;
   }
 
   private static void writeIndexes(List<Case> cases, Path index, Embedder embedder) throws IOException {
-    try (Directory specificDir = FSDirectory.open(index.resolve(SPECIFIC));
-        Directory skeletonDir = FSDirectory.open(index.resolve(SKELETON));
-        IndexWriter specificWriter = new IndexWriter(specificDir, config());
-        IndexWriter skeletonWriter = new IndexWriter(skeletonDir, config())) {
+    // opened unless the run is stopping: each makes its folder, and the staging folder, again if gone
+    try (Directory specificDir = RunTemp.unlessStopping(() -> FSDirectory.open(index.resolve(SPECIFIC)));
+        Directory skeletonDir = RunTemp.unlessStopping(() -> FSDirectory.open(index.resolve(SKELETON)));
+        IndexWriter specificWriter = RunTemp.unlessStopping(() -> new IndexWriter(specificDir, config()));
+        IndexWriter skeletonWriter = RunTemp.unlessStopping(() -> new IndexWriter(skeletonDir, config()))) {
       List<String> texts = new ArrayList<>(2 * cases.size());
       cases.forEach(c -> texts.addAll(List.of(c.question(), c.maskedQuestion())));
       embedder.embedAll(texts);

@@ -96,9 +96,7 @@ public final class RunTemp {
       }
       if (!hooked) {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-          synchronized (RunTemp.class) {
-            stopping = true;
-          }
+          beginStopping();
           undoAll(System.err);
         }, "rolepolicy-temp-cleanup"));
         hooked = true;
@@ -108,6 +106,37 @@ public final class RunTemp {
       throw shuttingDown;
     }
     LIVE.put(key, new Pending(undo, whatIfInterrupted));
+  }
+
+  /** A step that makes files or folders, for {@link #unlessStopping}. */
+  @FunctionalInterface
+  public interface Making<T> {
+    T run() throws IOException;
+  }
+
+  /**
+   * Runs a step that makes folders (a staging folder, an index's directory, which a writer makes
+   * again with its parents if they are gone) unless the run is stopping: the shutdown hook waits for
+   * a step under way before it removes what was registered, and no step begins after that, so none
+   * makes a removed folder again.
+   */
+  public static <T> T unlessStopping(Making<T> step) throws IOException {
+    synchronized (RunTemp.class) {
+      if (stopping) {
+        throw new IllegalStateException("Shutdown in progress");
+      }
+      return step.run();
+    }
+  }
+
+  /** What the shutdown hook does first: no registration and no {@link #unlessStopping} step begins after it. */
+  static synchronized void beginStopping() {
+    stopping = true;
+  }
+
+  /** Undoes {@link #beginStopping} (for tests, which stand in for the hook). */
+  static synchronized void resume() {
+    stopping = false;
   }
 
   /** Removes {@code path} now and forgets it. */

@@ -134,4 +134,54 @@ class RunTempTest {
     writer.join();
     assertFalse(Files.exists(building), "made again after it was removed");
   }
+
+  @Test
+  void aStepThatMakesFoldersDoesNotBeginOnceTheRunIsStopping() throws Exception {
+    Path made = dir.resolve(".bank.building").resolve("index");
+    RunTemp.beginStopping();
+    try {
+      org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+          () -> RunTemp.unlessStopping(() -> Files.createDirectories(made)));
+      // the case bank's build makes its folder through such a step: stopped, it makes nothing
+      org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, () -> rolepolicy.casebank.CaseBank.build(
+          List.of(), "test", dir.resolve("bank"), null, new rolepolicy.casebank.CaseBank.Thresholds(0.94, 0.54)));
+    } finally {
+      RunTemp.resume();
+    }
+    assertEquals(List.of(), names());
+  }
+
+  @Test
+  void theRunStopsOnlyOnceAStepUnderWayIsDone() throws Exception {
+    Path made = dir.resolve(".bank.building").resolve("index");
+    java.util.concurrent.CountDownLatch begun = new java.util.concurrent.CountDownLatch(1);
+    Thread step = new Thread(() -> {
+      try {
+        RunTemp.unlessStopping(() -> {
+          begun.countDown();
+          pause(300);
+          return Files.createDirectories(made);
+        });
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    });
+    step.start();
+    assertTrue(begun.await(10, java.util.concurrent.TimeUnit.SECONDS));
+    try {
+      RunTemp.beginStopping(); // waits for the step: what the hook removes after this, no step makes again
+      assertTrue(Files.isDirectory(made), "the step under way finished before the run began to stop");
+    } finally {
+      RunTemp.resume();
+    }
+    step.join();
+  }
+
+  private static void pause(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
 }
