@@ -149,6 +149,8 @@ class RunTempTest {
       RunTemp.resume();
     }
     assertEquals(List.of(), names());
+    // not stopping: the step runs, and what it made is returned
+    assertEquals(made, RunTemp.unlessStopping(() -> Files.createDirectories(made)));
   }
 
   @Test
