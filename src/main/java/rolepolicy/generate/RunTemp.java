@@ -50,10 +50,11 @@ public final class RunTemp {
 
   /**
    * Removes {@code path} (a file or folder) on exit unless {@link #release}d first. The run's other
-   * threads go on while the shutdown hook runs and may make the folder again (an index writer opening
-   * its directory): it is removed until it stays gone for {@link #SETTLED_MILLIS} and {@link
-   * #SETTLED_CHECKS} checks in a row (a pause of the whole process, such as a garbage collection, is
-   * time the other threads did not run), for at most {@link #GIVE_UP_MILLIS}.
+   * threads go on while the shutdown hook runs: the steps that make such a folder run through {@link
+   * #unlessStopping}, and none begins once the hook has; against any other maker, the folder is
+   * removed until it stays gone for {@link #SETTLED_MILLIS} and {@link #SETTLED_CHECKS} checks in a
+   * row (a pause of the whole process, such as a garbage collection, is time the other threads did
+   * not run), for at most {@link #GIVE_UP_MILLIS}.
    */
   public static void register(Path path, String whatIfInterrupted) {
     register(key(path), () -> deleteUntilGone(path), whatIfInterrupted);
