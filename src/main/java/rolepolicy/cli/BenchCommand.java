@@ -63,7 +63,7 @@ public final class BenchCommand implements Callable<Integer> {
   @Option(names = "--threads", paramLabel = "N", description = "Worker threads of the steady-state passes (default: generate's default, the number of cores).")
   Integer threads;
 
-  @Option(names = "--baseline-jar", paramLabel = "FILE", description = "An earlier build's jar: its cold runs are interleaved with this jar's (java -jar, and with C1 only), and the ratios printed.")
+  @Option(names = "--baseline-jar", paramLabel = "FILE", description = "An earlier build's jar, in its build folder (its lib folder beside it): its cold runs are interleaved with this jar's (java -jar, and with C1 only), and the ratios printed.")
   Path baselineJar;
 
   @Option(names = "--work", paramLabel = "DIR", description = "Folder for inputs and outputs (default: a new temporary folder, removed at the end).")

@@ -1,6 +1,7 @@
 package rolepolicy.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -9,6 +10,9 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.jar.Attributes;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -18,11 +22,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The packaged jar, run as {@code java -jar target/rolepolicy.jar} and through {@code
- * bin/rolepolicy}, writes the same bytes as the in-process run that {@code mvn exec:java} makes.
+ * bin/rolepolicy}, writes the same bytes as the in-process run that {@code mvn exec:java} makes;
+ * the dependencies its manifest names are beside it, in target/lib, and not packed in it as well.
  * Runs in {@code mvn verify}, after the jar is built (failsafe).
  */
 @Execution(ExecutionMode.CONCURRENT) // the two launches at once, beside the in-process run
-class FatJarIT {
+class PackagedJarIT {
   private static final Path JAR = Path.of("target", "rolepolicy.jar");
 
   @TempDir static Path dir;
@@ -41,6 +46,23 @@ class FatJarIT {
   @Test
   void theLauncherGeneratesTheSameBytesAsTheInProcessRun() throws IOException, InterruptedException {
     assertSameBytesAsInProcess("launcher", List.of("bash", Path.of("bin", "rolepolicy").toString()));
+  }
+
+  @Test
+  void everyJarOnTheClassPathIsBesideItAndNotPackedInIt() throws IOException {
+    try (JarFile jar = new JarFile(JAR.toFile())) {
+      String classPath = jar.getManifest().getMainAttributes().getValue(Attributes.Name.CLASS_PATH);
+      assertTrue(classPath != null && !classPath.isBlank(), "the manifest names no Class-Path");
+      for (String entry : classPath.trim().split(" +")) {
+        Path lib = JAR.resolveSibling(entry);
+        assertTrue(Files.isRegularFile(lib), entry + " is named on the Class-Path but " + lib + " is missing");
+        try (JarFile dependency = new JarFile(lib.toFile())) {
+          String someClass = dependency.stream().map(JarEntry::getName)
+              .filter(name -> name.endsWith(".class") && !name.contains("module-info")).findFirst().orElseThrow();
+          assertNull(jar.getEntry(someClass), someClass + " of " + entry + " is packed in the jar as well");
+        }
+      }
+    }
   }
 
   @BeforeAll
