@@ -21,6 +21,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import rolepolicy.TestData;
 import rolepolicy.spider.InputException;
 
@@ -28,6 +30,7 @@ import rolepolicy.spider.InputException;
  * score-tables on the real UDA-Bench data: the ground truth against itself, results changed from
  * it in known ways (figures computed by hand from the counts of rows), and bad input.
  */
+@Execution(ExecutionMode.CONCURRENT) // each test has its own folders; the self-check is only read
 class UdaBenchTest {
   @TempDir static Path temp;
   private static Path selfCheck;
