@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -53,13 +55,33 @@ class PackagedJarIT {
     try (JarFile jar = new JarFile(JAR.toFile())) {
       String classPath = jar.getManifest().getMainAttributes().getValue(Attributes.Name.CLASS_PATH);
       assertTrue(classPath != null && !classPath.isBlank(), "the manifest names no Class-Path");
-      for (String entry : classPath.trim().split(" +")) {
+      List<String> named = List.of(classPath.trim().split(" +"));
+      for (String entry : named) {
         Path lib = JAR.resolveSibling(entry);
         assertTrue(Files.isRegularFile(lib), entry + " is named on the Class-Path but " + lib + " is missing");
         try (JarFile dependency = new JarFile(lib.toFile())) {
           String someClass = dependency.stream().map(JarEntry::getName)
               .filter(name -> name.endsWith(".class") && !name.contains("module-info")).findFirst().orElseThrow();
           assertNull(jar.getEntry(someClass), someClass + " of " + entry + " is packed in the jar as well");
+        }
+      }
+      for (Path lib : files(JAR.resolveSibling("lib"))) {
+        assertTrue(named.contains("lib/" + lib), "target/lib/" + lib + " is not named on the jar's Class-Path");
+      }
+    }
+  }
+
+  /** A class of each dependency left out of the shading, found from the jar alone (its Class-Path). */
+  @Test
+  void theNativeAndModelDependenciesLoadFromTheJar() throws IOException {
+    try (URLClassLoader jar = new URLClassLoader(new URL[] {JAR.toUri().toURL()}, ClassLoader.getPlatformClassLoader())) {
+      for (String name : List.of("ai.onnxruntime.OrtEnvironment", "org.duckdb.DuckDBDriver",
+          "ai.djl.huggingface.tokenizers.HuggingFaceTokenizer", "org.sqlite.JDBC",
+          "dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel")) {
+        try {
+          Class.forName(name, false, jar);
+        } catch (ClassNotFoundException e) {
+          throw new AssertionError(name + " is neither in the jar nor on its Class-Path", e);
         }
       }
     }
