@@ -34,6 +34,7 @@ import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import rolepolicy.cache.CacheFolder;
 import rolepolicy.generate.DatasetWriter;
+import rolepolicy.generate.OutputGuard;
 import rolepolicy.generate.OwnedFolder;
 import rolepolicy.generate.RunTemp;
 import rolepolicy.spider.InputException;
@@ -425,6 +426,7 @@ public final class CaseBank implements AutoCloseable {
    * banks: a folder that {@code casebank} did not write is never replaced.
    */
   public static void checkReplaceable(Path dir) {
+    OutputGuard.current().checkFolder(dir);
     OwnedFolder.checkReplaceable(dir, COMMAND, OPTION);
     OwnedFolder.checkReplaceable(staging(dir), COMMAND, OPTION);
     Path parent = dir.toAbsolutePath().normalize().getParent();

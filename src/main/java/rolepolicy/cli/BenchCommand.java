@@ -40,27 +40,34 @@ public final class BenchCommand implements Callable<Integer> {
   Path jar;
 
   @Option(names = "--runs", paramLabel = "N", defaultValue = "5", description = "Cold jar runs, and timed steady-state passes (default: ${DEFAULT-VALUE}).")
+  @Range(min = 1)
   int runs;
 
   @Option(names = "--c1-runs", paramLabel = "N", defaultValue = "5", description = "Cold jar runs with -XX:TieredStopAtLevel=1, to show what the JIT costs; 0 skips them (default: ${DEFAULT-VALUE}).")
+  @Range(min = 0)
   int c1Runs;
 
   @Option(names = "--launcher-runs", paramLabel = "N", defaultValue = "5", description = "Cold runs through bin/rolepolicy (the jar with C1 only, the serial collector and the class-data archive); 0 skips them (default: ${DEFAULT-VALUE}).")
+  @Range(min = 0)
   int launcherRuns;
 
   @Option(names = "--maven-runs", paramLabel = "N", defaultValue = "3", description = "Cold runs through mvn compile exec:java; 0 skips them (default: ${DEFAULT-VALUE}).")
+  @Range(min = 0)
   int mavenRuns;
 
   @Option(names = "--warmup", paramLabel = "N", defaultValue = "4", description = "Untimed passes before the steady-state ones (default: ${DEFAULT-VALUE}).")
+  @Range(min = 1)
   int warmup;
 
   @Option(names = "--scale", paramLabel = "N", defaultValue = "100000", description = "Questions of the largest scale run (the splits repeated); 0 skips it (default: ${DEFAULT-VALUE}).")
+  @Range(min = 0)
   int scale;
 
   @Option(names = "--scale-heap", paramLabel = "SIZE", defaultValue = "1g", description = "Heap limit (-Xmx) of the scale runs (default: ${DEFAULT-VALUE}).")
   String scaleHeap;
 
   @Option(names = "--threads", paramLabel = "N", description = "Worker threads of the steady-state passes (default: generate's default, the number of cores).")
+  @Range(min = 1)
   Integer threads;
 
   @Option(names = "--baseline-jar", paramLabel = "FILE", description = "An earlier build's jar, in its build folder (its lib folder beside it): its cold runs are interleaved with this jar's (java -jar, and with C1 only), and the ratios printed.")

@@ -36,6 +36,7 @@ public final class BenchEvaluateCommand implements Callable<Integer> {
   Path predictions;
 
   @Option(names = "--runs", paramLabel = "N", defaultValue = "5", description = "Rounds, each one run of every kind (default: ${DEFAULT-VALUE}).")
+  @Range(min = 1)
   int runs;
 
   @Option(names = "--launcher", paramLabel = "FILE", defaultValue = "bin/rolepolicy", description = "The launcher timed (default: ${DEFAULT-VALUE}).")

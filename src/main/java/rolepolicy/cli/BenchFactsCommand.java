@@ -46,12 +46,15 @@ public final class BenchFactsCommand implements Callable<Integer> {
   Path bird;
 
   @Option(names = "--runs", paramLabel = "N", defaultValue = "5", description = "Timed passes of each workload (default: ${DEFAULT-VALUE}).")
+  @Range(min = 1)
   int runs;
 
   @Option(names = "--warmup", paramLabel = "N", defaultValue = "4", description = "Untimed passes of each workload first (default: ${DEFAULT-VALUE}).")
+  @Range(min = 0)
   int warmup;
 
   @Option(names = "--threads", paramLabel = "N", description = "Worker threads (default: generate's default, the number of cores).")
+  @Range(min = 1)
   Integer threads;
 
   @Mixin RulesOption ruleFiles;

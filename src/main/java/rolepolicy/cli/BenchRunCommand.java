@@ -39,10 +39,14 @@ public final class BenchRunCommand implements Callable<Integer> {
   @Mixin ParallelOption workers;
 
   @Option(names = "--repeats", paramLabel = "N", defaultValue = "5", description = "Timed pairs after a warm-up (default: ${DEFAULT-VALUE}).")
+  @Range(min = 1)
   int repeats;
 
   @Option(names = "--limit", paramLabel = "N", description = "The first N questions only.")
+  @Range(min = 1)
   Integer limit;
+
+  @Mixin ForceOption force;
 
   @Override
   public Integer call() {

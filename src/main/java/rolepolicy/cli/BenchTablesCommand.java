@@ -26,6 +26,7 @@ public final class BenchTablesCommand implements Callable<Integer> {
   Path root;
 
   @Option(names = "--runs", paramLabel = "N", defaultValue = "5", description = "Timed runs after the first (default: ${DEFAULT-VALUE}).")
+  @Range(min = 1)
   int runs;
 
   @Override

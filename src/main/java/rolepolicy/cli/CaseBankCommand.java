@@ -23,7 +23,12 @@ import rolepolicy.spider.SchemaReader;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = "Build the few-shot CaseBank (Lucene, on disk) from a generated train split.")
-public final class CaseBankCommand implements Callable<Integer> {
+public final class CaseBankCommand implements Callable<Integer>, Writes {
+  @Override
+  public java.util.Set<String> writtenOptions() {
+    return java.util.Set.of("--bank");
+  }
+
   @Spec CommandSpec spec;
 
   @Option(names = "--dataset", paramLabel = "FILE", defaultValue = "data/train.json",
@@ -36,6 +41,7 @@ public final class CaseBankCommand implements Callable<Integer> {
 
   @Option(names = "--calibration-step", paramLabel = "N", defaultValue = "10",
       description = "Calibrate the thresholds on every N-th case (default: ${DEFAULT-VALUE}).")
+  @Range(min = 1)
   int step;
 
   @Option(names = "--seed", paramLabel = "N", defaultValue = "7", description = "Seed of the random baseline (default: ${DEFAULT-VALUE}).")

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -42,10 +43,13 @@ public final class CompareCommand implements Callable<Integer> {
   long seed;
 
   @Option(names = "--resamples", paramLabel = "N", defaultValue = "1000", description = "Bootstrap resamples (default: ${DEFAULT-VALUE}).")
+  @Range(min = 1)
   int resamples;
 
   @Option(names = "--out", paramLabel = "DIR", defaultValue = "results/compare", description = "Output folder (default: ${DEFAULT-VALUE}).")
   Path out;
+
+  @Mixin ForceOption force;
 
   @Override
   public Integer call() {

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -23,7 +24,13 @@ import rolepolicy.report.QaReport;
       "or negative changed, grouped by the rules whose firing changed; columns whose policy changed;",
       "Q1-Q5 before and after. Writes OUT/diff.json and OUT/diff.html."
     })
-public final class DiffCommand implements Callable<Integer> {
+public final class DiffCommand implements Callable<Integer>, Writes {
+  /** NEW/diff is the default output: diff reads only NEW's dataset files, never written there. */
+  @Override
+  public java.util.Set<String> writtenOptions() {
+    return java.util.Set.of("NEW");
+  }
+
   @Spec CommandSpec spec;
 
   @Parameters(index = "0", paramLabel = "OLD", description = "The folder before the change.")
@@ -44,6 +51,8 @@ public final class DiffCommand implements Callable<Integer> {
 
   @Option(names = "--json", description = "Print diff.json instead of the summary.")
   boolean json;
+
+  @Mixin ForceOption force;
 
   @Override
   public Integer call() {

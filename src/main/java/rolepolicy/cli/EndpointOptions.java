@@ -17,9 +17,11 @@ class EndpointOptions {
   String keyVariable = "OPENAI_API_KEY";
 
   @Option(names = "--llm-timeout", paramLabel = "SECONDS", defaultValue = "60", description = "Time limit per request (default: ${DEFAULT-VALUE}).")
+  @Range(min = 0, aboveMin = true)
   double timeout = 60;
 
   @Option(names = "--llm-retries", paramLabel = "N", defaultValue = "2", description = "Retries of a failed request, with back-off (default: ${DEFAULT-VALUE}).")
+  @Range(min = 0)
   int retries = 2;
 
   boolean given() {

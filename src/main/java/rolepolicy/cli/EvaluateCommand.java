@@ -55,9 +55,12 @@ public final class EvaluateCommand implements Callable<Integer> {
   @Mixin RulesOption ruleFiles;
 
   @Option(names = "--threads", paramLabel = "N", description = "Threads that score questions (default: the number of cores).")
+  @Range(min = 1)
   Integer threads;
 
   @Mixin CacheOptions caching;
+
+  @Mixin ForceOption force;
 
   @Override
   public Integer call() {

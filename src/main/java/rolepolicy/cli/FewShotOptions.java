@@ -11,6 +11,7 @@ final class FewShotOptions {
   @Spec(Spec.Target.MIXEE) CommandSpec command;
 
   @Option(names = "--examples", paramLabel = "N", defaultValue = "3", description = "Examples per prompt (default: ${DEFAULT-VALUE}).")
+  @Range(min = 1)
   int examples;
 
   static final String DEFAULT_POLICY = "skeleton_vote";

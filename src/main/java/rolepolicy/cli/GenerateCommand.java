@@ -108,6 +108,7 @@ public final class GenerateCommand implements Callable<Integer> {
       names = "--threads",
       paramLabel = "N",
       description = "Questions worked on at once; the output is the same for any N (default: the number of cores).")
+  @Range(min = 1)
   Integer threads;
 
   @Option(
@@ -119,24 +120,7 @@ public final class GenerateCommand implements Callable<Integer> {
   /** A split name, its question files and its schema file. */
   private record Split(String name, List<Path> questions, Path schemas) {}
 
-  /** An output named like an input in the same folder (e.g. --out data/spider) would replace it: refused. */
-  private void refuseToOverwriteAnInput(List<Split> wanted) {
-    for (Split split : wanted) {
-      Path output = out.resolve(split.name() + ".json").toAbsolutePath().normalize();
-      for (Path input : concat(split.questions(), split.schemas())) {
-        if (input.toAbsolutePath().normalize().equals(output)) {
-          throw new InputException("--out " + out + ": generate would write " + output.getFileName() + " over its own input "
-              + input + "; choose another folder");
-        }
-      }
-    }
-  }
-
-  private static List<Path> concat(List<Path> paths, Path one) {
-    List<Path> all = new ArrayList<>(paths);
-    all.add(one);
-    return all;
-  }
+  @Mixin ForceOption force;
 
   @Override
   public Integer call() {
@@ -155,7 +139,6 @@ public final class GenerateCommand implements Callable<Integer> {
             spec.commandLine(), "--audit " + audit + " is the audit file generate writes for split " + split.name() + " anyway");
       }
     }
-    refuseToOverwriteAnInput(wanted);
     QuestionGenerator.Facts factSource = factSource();
     Map<String, Schema> schemas = readSchemas(wanted);
     // data/overrides.json is Spider's: a benchmark by explicit files takes overrides only when given

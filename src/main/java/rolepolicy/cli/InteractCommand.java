@@ -134,6 +134,7 @@ public final class InteractCommand implements Callable<Integer> {
   Path prompts;
 
   @Option(names = "--rounds", paramLabel = "N", defaultValue = "4", description = "Rounds after round 0 (default: ${DEFAULT-VALUE}).")
+  @Range(min = 0)
   int rounds;
 
   @Option(names = "--early-stop", description = "Stop asking when the asking side sees no ambiguity left.")
@@ -170,6 +171,8 @@ public final class InteractCommand implements Callable<Integer> {
 
   /** How many replayed questions reached the recorded outcome, and the indexes of those that did not. */
   record Agreement(int agree, List<Integer> differ) {}
+
+  @Mixin ForceOption force;
 
   @Override
   public Integer call() {

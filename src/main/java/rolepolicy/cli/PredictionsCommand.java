@@ -13,10 +13,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 import rolepolicy.evaluate.ReferencePredictions;
 import rolepolicy.generate.AtomicOutput;
 import rolepolicy.generate.DatasetWriter;
+import rolepolicy.spider.InputException;
 import rolepolicy.spider.JsonFiles;
 
 /** A generated split's own SQL (original, gold, negative) or REFUSE, as evaluate's predictions. */
@@ -37,11 +39,18 @@ public final class PredictionsCommand implements Callable<Integer> {
   @Option(names = "--out", required = true, paramLabel = "DIR", description = "Writes DIR/predictions.jsonl.")
   Path out;
 
+  @Mixin ForceOption force;
+
   @Override
   public Integer call() {
+    ReferencePredictions.Source source;
+    try {
+      source = ReferencePredictions.Source.of(from);
+    } catch (InputException e) {
+      throw new ParameterException(spec.commandLine(), "--from must be original, gold, negative or refuse, not '" + from + "'");
+    }
     JsonNode records = JsonFiles.readArray(data.dataset, "dataset records");
-    List<ReferencePredictions.Prediction> predictions =
-        ReferencePredictions.of(records, ReferencePredictions.Source.of(from), data.dataset.toString());
+    List<ReferencePredictions.Prediction> predictions = ReferencePredictions.of(records, source, data.dataset.toString());
     Path file = out.resolve("predictions.jsonl");
     try (AtomicOutput output = new AtomicOutput(out)) {
       try (BufferedWriter lines = Files.newBufferedWriter(output.stage(file))) {

@@ -62,6 +62,8 @@ public final class PromptsCommand implements Callable<Integer> {
       description = "Draft SQL per question in evaluate's prediction format: the examples are chosen again by the draft's skeleton (DAIL-SQL's two stages).")
   Path draft;
 
+  @Mixin ForceOption force;
+
   @Override
   public Integer call() {
     CaseBank.Policy chosen = fewShot.retrievalPolicy();

@@ -6,5 +6,6 @@ import picocli.CommandLine.Option;
 final class QueryTimeoutOption {
   @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "30",
       description = "Time limit per SQL query (default: ${DEFAULT-VALUE}).")
+  @Range(min = 0, aboveMin = true)
   double timeout;
 }

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -38,10 +39,13 @@ public final class RecordedPredictionsCommand implements Callable<Integer> {
   Path dataset;
 
   @Option(names = "--round", paramLabel = "N", defaultValue = "0", description = "The round whose SQL is taken (default: ${DEFAULT-VALUE}).")
+  @Range(min = 0)
   int round;
 
   @Option(names = "--out", required = true, paramLabel = "DIR", description = "Writes DIR/predictions.jsonl and DIR/dataset.json.")
   Path out;
+
+  @Mixin ForceOption force;
 
   @Override
   public Integer call() {

@@ -46,6 +46,8 @@ public final class ReportCommand implements Callable<Integer> {
       description = "Where report.html and qa.json go (default: DATA/qa).")
   Path out;
 
+  @Mixin ForceOption force;
+
   @Override
   public Integer call() {
     PrintWriter stdout = spec.commandLine().getOut();

@@ -55,6 +55,7 @@ public final class RunCommand implements Callable<Integer> {
   @Mixin ParallelOption workers;
 
   @Option(names = "--limit", paramLabel = "N", description = "The first N questions only, for a quick try.")
+  @Range(min = 1)
   Integer limit;
 
   @Option(names = "--dry-run", description = "Print the requests and the prompt tokens they would send; send nothing, write nothing.")
@@ -63,6 +64,8 @@ public final class RunCommand implements Callable<Integer> {
   @Mixin QueryTimeoutOption query;
 
   @Mixin RulesOption ruleFiles;
+
+  @Mixin ForceOption force;
 
   @Override
   public Integer call() {

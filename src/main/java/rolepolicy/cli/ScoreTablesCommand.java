@@ -74,6 +74,7 @@ public final class ScoreTablesCommand implements Callable<Integer> {
 
   @Option(names = "--tolerance", paramLabel = "X", defaultValue = "1e-6",
       description = "Largest relative difference of numbers judged equal (default: ${DEFAULT-VALUE}).")
+  @Range(min = 0)
   double tolerance;
 
   @Option(names = "--readings", paramLabel = "NAME", defaultValue = "ours",
@@ -95,6 +96,8 @@ public final class ScoreTablesCommand implements Callable<Integer> {
     @Option(names = "--judge-cache", paramLabel = "FILE", description = "Cache of the LLM judge's answers (default: OUT/judge-cache.jsonl).")
     Path cache;
   }
+
+  @Mixin ForceOption force;
 
   @Override
   public Integer call() {

@@ -38,6 +38,7 @@ public final class StandInCommand implements Callable<Integer> {
   Path predictions;
 
   @Option(names = "--port", paramLabel = "N", defaultValue = "8765", description = "Port on 127.0.0.1; 0 takes a free one (default: ${DEFAULT-VALUE}).")
+  @Range(min = 0, max = 65535)
   int port;
 
   @Override

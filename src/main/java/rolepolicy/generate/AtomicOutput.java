@@ -16,7 +16,9 @@ import rolepolicy.spider.InputException;
  * Output files written completely or not at all: each is written to a file in one temporary folder
  * of the run ({@link RunTemp}), and {@link #commit()} moves all of them into place — restoring
  * every earlier file if one move fails. {@link #close()} removes whatever was not committed, and so
- * does Ctrl-C: a commit under way is finished first, so that no earlier file is lost.
+ * does Ctrl-C: a commit under way is finished first, so that no earlier file is lost. Each output
+ * is first checked by the command's {@link OutputGuard} (not an input, not a file the tool did not
+ * write), and recorded on commit as one the tool wrote ({@link OwnedFolder}).
  */
 public final class AtomicOutput implements AutoCloseable {
   private final Path root;
@@ -26,6 +28,7 @@ public final class AtomicOutput implements AutoCloseable {
   /** Folders this output created, deepest last; removed on close when nothing was committed. */
   private final List<Path> createdFolders = new ArrayList<>();
   private boolean abandoned;
+  private final OutputGuard guard = OutputGuard.current();
 
   /** Temporary files go in a folder beside the first output. */
   public AtomicOutput() {
@@ -47,6 +50,7 @@ public final class AtomicOutput implements AutoCloseable {
     if (staged.containsKey(absolute)) {
       throw new IllegalArgumentException(target + " is already an output of this run");
     }
+    guard.checkFile(target);
     Path dir = absolute.getParent();
     try {
       List<Path> missing = new ArrayList<>();
@@ -88,6 +92,7 @@ public final class AtomicOutput implements AutoCloseable {
   public synchronized void commit() {
     List<Path[]> done = new ArrayList<>(); // {target, backup or null}
     try {
+      OwnedFolder.recordWritten(staged.keySet()); // first: a run killed amid the moves may replace them next time
       for (Map.Entry<Path, Path> file : staged.entrySet()) {
         Path target = file.getKey();
         if (Files.isDirectory(target)) {

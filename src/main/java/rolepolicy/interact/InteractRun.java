@@ -21,6 +21,7 @@ import java.util.concurrent.Future;
 import java.util.function.IntConsumer;
 import rolepolicy.engine.RuleFileException;
 import rolepolicy.generate.DatasetWriter;
+import rolepolicy.generate.OutputGuard;
 import rolepolicy.spider.InputException;
 
 /**
@@ -58,12 +59,13 @@ public final class InteractRun {
    * finished in this run.
    */
   public List<QuestionLog> run(List<InteractQuestion> questions, IntConsumer resumed, IntConsumer finished) {
-    boolean resuming = Files.isRegularFile(progress) && hasHeader();
+    boolean resuming = OutputGuard.current().continueLog(progress) && Files.isRegularFile(progress) && hasHeader();
     Map<Integer, QuestionLog> done = resuming ? resume() : new TreeMap<>();
     List<InteractQuestion> todo = questions.stream().filter(q -> !done.containsKey(q.index())).toList();
     resumed.accept(done.size());
     try {
       Files.createDirectories(progress.getParent());
+      OutputGuard.recordLog(progress);
     } catch (IOException e) {
       throw cannotWrite(e);
     }

@@ -15,6 +15,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import rolepolicy.generate.OutputGuard;
 import rolepolicy.spider.InputException;
 
 /**
@@ -67,19 +68,26 @@ public final class AnswerLog implements AutoCloseable {
   private final Path file;
   private final Map<String, Entry> answered = new HashMap<>();
   private final int unreadable;
+  /** Whether the file holds this tool's earlier answers, appended to (else it is written anew). */
+  private final boolean continued;
   private BufferedWriter writer;
 
-  private AnswerLog(Path file, int unreadable) {
+  private AnswerLog(Path file, int unreadable, boolean continued) {
     this.file = file;
     this.unreadable = unreadable;
+    this.continued = continued;
   }
 
-  /** The log of a run folder, its earlier answers read (a line cut short by a stopped run is skipped). */
+  /**
+   * The log of a run folder, its earlier answers read (a line cut short by a stopped run is
+   * skipped). Only a log this tool wrote is read and appended to; another file of its name is
+   * refused ({@link OutputGuard}), or with {@code --force} replaced.
+   */
   public static AnswerLog open(Path folder) {
     Path file = folder.resolve(FILE);
     int unreadable = 0;
     AnswerLog log;
-    if (Files.isRegularFile(file)) {
+    if (OutputGuard.current().continueLog(file) && Files.isRegularFile(file)) {
       List<String> lines;
       try {
         lines = Files.readAllLines(file, StandardCharsets.UTF_8);
@@ -97,10 +105,10 @@ public final class AnswerLog implements AutoCloseable {
           unreadable++;
         }
       }
-      log = new AnswerLog(file, unreadable);
+      log = new AnswerLog(file, unreadable, true);
       entries.stream().filter(e -> !e.failed() && e.key() != null).forEach(e -> log.answered.put(e.key(), e));
     } else {
-      log = new AnswerLog(file, 0);
+      log = new AnswerLog(file, 0, false);
     }
     return log;
   }
@@ -129,8 +137,12 @@ public final class AnswerLog implements AutoCloseable {
     try {
       if (writer == null) {
         Files.createDirectories(file.toAbsolutePath().getParent());
-        endWithNewline();
-        writer = Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        OutputGuard.recordLog(file);
+        if (continued) {
+          endWithNewline();
+        }
+        writer = Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+            continued ? StandardOpenOption.APPEND : StandardOpenOption.TRUNCATE_EXISTING);
       }
       writer.write(JSON.writeValueAsString(entry));
       writer.newLine();

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import rolepolicy.generate.OutputGuard;
 import rolepolicy.llm.ChatEndpoint;
 import rolepolicy.llm.PromptTemplate;
 import rolepolicy.spider.InputException;
@@ -51,8 +52,12 @@ public final class LlmJudge implements CellJudge, AutoCloseable {
     load();
   }
 
+  /** Whether the cache file holds this tool's earlier judgements, appended to (else it is written anew). */
+  private boolean continued;
+
   private void load() {
-    if (!Files.isRegularFile(cacheFile)) {
+    continued = OutputGuard.current().continueLog(cacheFile);
+    if (!continued || !Files.isRegularFile(cacheFile)) {
       return;
     }
     try {
@@ -128,8 +133,9 @@ public final class LlmJudge implements CellJudge, AutoCloseable {
         if (cacheFile.toAbsolutePath().getParent() != null) {
           Files.createDirectories(cacheFile.toAbsolutePath().getParent());
         }
+        OutputGuard.recordLog(cacheFile);
         cacheWriter = Files.newBufferedWriter(cacheFile, StandardCharsets.UTF_8,
-            StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            StandardOpenOption.CREATE, continued ? StandardOpenOption.APPEND : StandardOpenOption.TRUNCATE_EXISTING);
       }
       cacheWriter.write(JSON.writeValueAsString(judgement));
       cacheWriter.newLine();

@@ -398,7 +398,7 @@ class BadInputTest {
 
     Result r = run();
 
-    assertError(r, 1, "--out " + spider + ": generate would write dev.json over its own input " + spider.resolve("dev.json"));
+    assertError(r, 2, spider.resolve("dev.json") + ": this output would be written inside an input folder, --spider " + spider);
     assertArrayEquals(dev, Files.readAllBytes(spider.resolve("dev.json")), "Spider's dev.json is as it was");
     assertEquals(Set.of("dev.json", "tables.json"), namesIn(spider));
   }
