@@ -18,6 +18,7 @@ import rolepolicy.evaluate.Evaluator;
 import rolepolicy.evaluate.GoldRecord;
 import rolepolicy.evaluate.PredictionReader;
 import rolepolicy.generate.AtomicOutput;
+import rolepolicy.generate.OwnedFolder;
 import rolepolicy.llm.ChatEndpoint;
 import rolepolicy.run.RecordedModel;
 import rolepolicy.run.ModelRun;
@@ -95,6 +96,7 @@ public final class RunOverhead {
         Files.createDirectories(reused);
         for (String file : List.of(ModelRun.PROMPTS, ModelRun.RUN)) {
           Files.copy(out.resolve(file), reused.resolve(file));
+          OwnedFolder.recordWritten(List.of(reused.resolve(file))); // as run wrote them
         }
         Took withPrompts = time(() -> s[1] = run(endpoint, reused, work));
         Took rerun = time(() -> s[2] = run(endpoint, out, work));

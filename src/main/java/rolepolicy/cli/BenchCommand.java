@@ -83,11 +83,6 @@ public final class BenchCommand implements Callable<Integer> {
         throw new ParameterException(spec.commandLine(), "bench times train and dev only, not '" + split + "'");
       }
     }
-    if (runs < 1 || warmup < 1 || mavenRuns < 0 || c1Runs < 0 || launcherRuns < 0 || scale < 0) {
-      // the I/O floor writes the records of an untimed pass: --warmup 1 at least
-      throw new ParameterException(spec.commandLine(),
-          "--runs and --warmup must be at least 1; --maven-runs, --c1-runs, --launcher-runs and --scale at least 0");
-    }
     return new GenerateBench(new GenerateBench.Settings(spider, splits, policy.rules, policy.overridesFile(),
         policy.readOverrides(), policy.overridesSource(), jar, runs, c1Runs, launcherRuns, mavenRuns, warmup, scale,
         scaleHeap, threads != null ? threads : GenerateCommand.defaultThreads(), baselineJar, work)).run(spec.commandLine().getOut());

@@ -55,9 +55,6 @@ public final class BenchEvaluateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    if (runs < 1) {
-      throw new ParameterException(spec.commandLine(), "--runs must be at least 1");
-    }
     return new EvaluateBench(new EvaluateBench.Settings(data.dataset, schemaFile.tables, databases, ruleFiles.rules, predictions, launcher,
         Path.of("bin", "exec-floor.py"), before, runs, work, spiderScript, Path.of("bin", "spider-script.py"))).run(spec.commandLine().getOut());
   }

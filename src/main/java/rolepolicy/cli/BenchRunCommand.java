@@ -50,9 +50,6 @@ public final class BenchRunCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (workers.parallel < 1 || repeats < 1 || fewShot.examples < 1 || limit != null && limit < 1) {
-      throw new ParameterException(spec.commandLine(), "--parallel, --repeats, --examples and --limit must be at least 1");
-    }
     CaseBank.Policy policy = fewShot.retrievalPolicy();
     PrintWriter w = spec.commandLine().getOut();
     RunOverhead.Figures f = new RunOverhead(new RunOverhead.Settings(data.dataset, schemaFile.tables, caseBank.bank, promptTemplate.template, policy,

@@ -51,9 +51,6 @@ public final class CaseBankCommand implements Callable<Integer>, Writes {
 
   @Override
   public Integer call() {
-    if (step < 1) {
-      throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--calibration-step must be at least 1");
-    }
     CaseBank.checkReplaceable(caseBank.bank);
     PrintWriter w = spec.commandLine().getOut();
     var schemas = SchemaReader.read(schemaFile.tables);

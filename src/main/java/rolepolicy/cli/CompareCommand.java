@@ -53,9 +53,6 @@ public final class CompareCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (resamples < 1) {
-      throw new ParameterException(spec.commandLine(), "--resamples must be at least 1");
-    }
     if (names != null && names.size() != folders.size()) {
       throw new ParameterException(spec.commandLine(), "--names gives " + names.size() + " labels for " + folders.size() + " runs");
     }

@@ -67,13 +67,7 @@ public final class EvaluateCommand implements Callable<Integer> {
     if (databases.dir != null && !Files.isDirectory(databases.dir)) {
       throw new InputException(databases.dir + ": database folder not found");
     }
-    if (!(query.timeout > 0)) {
-      throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--timeout must be positive");
-    }
     Phases.mark("JVM start, picocli");
-    if (threads != null && threads < 1) {
-      throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--threads must be at least 1");
-    }
     Path cacheFolder = caching.folder();
     // the rules are compiled (or read from the cache) while the inputs are read
     CompletableFuture<KieBase> base = CompletableFuture.supplyAsync(() -> RuleBase.load(ruleFiles.rules, cacheFolder));

@@ -125,9 +125,6 @@ public final class GenerateCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter stdout = spec.commandLine().getOut();
-    if (threads != null && threads < 1) {
-      throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--threads must be at least 1");
-    }
     if (compareWith != null && !Files.isDirectory(compareWith)) {
       throw new InputException(compareWith + ": folder not found (--compare-with needs an earlier generate --out folder)");
     }

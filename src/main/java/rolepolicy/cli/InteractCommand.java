@@ -176,9 +176,6 @@ public final class InteractCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (rounds < 0 || workers.parallel < 1 || !(query.timeout > 0)) {
-      throw new ParameterException(spec.commandLine(), "--rounds must be at least 0, --parallel at least 1, --timeout positive");
-    }
     ResultComparison mode = switch (comparison) {
       case "authors" -> ResultComparison.AUTHORS;
       case "strict" -> ResultComparison.STRICT;

@@ -19,6 +19,7 @@ import picocli.CommandLine.Model.PositionalParamSpec;
 import picocli.CommandLine.Model.UsageMessageSpec;
 import picocli.CommandLine.ParseResult;
 import rolepolicy.engine.RuleFileException;
+import rolepolicy.engine.RuleLimits;
 import rolepolicy.generate.OutputGuard;
 import rolepolicy.generate.OutputRefused;
 import rolepolicy.llm.EndpointException;
@@ -66,6 +67,11 @@ public final class Main {
 
   public static void main(String[] args) {
     rolepolicy.cache.CacheFolder.enable();
+    RuleLimits.onStuck(message -> {
+      System.err.println("error: " + message);
+      System.err.flush();
+      System.exit(BAD_INPUT); // the shutdown hooks remove what the run was writing
+    });
     int code = run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true));
     if (code != 0) {
       System.exit(code);
@@ -91,11 +97,14 @@ public final class Main {
     cli.setExecutionStrategy(parsed -> {
       checkRanges(parsed);
       try {
+        RuleLimits.set(ruleLimits(parsed));
         return OutputGuard.with(guard(parsed), () -> new CommandLine.RunLast().execute(parsed));
       } catch (CommandLine.ParameterException | CommandLine.ExecutionException e) {
         throw e;
       } catch (Exception e) {
         throw new CommandLine.ExecutionException(cli, e.toString(), e);
+      } finally {
+        RuleLimits.set(null);
       }
     });
     cli.setExecutionExceptionHandler(
@@ -173,6 +182,15 @@ public final class Main {
       }
     }
     return new OutputGuard(inputs, force);
+  }
+
+  /** The command's --rule-firings and --rule-timeout, or null (the defaults) without them. */
+  private static RuleLimits ruleLimits(ParseResult parsed) {
+    CommandSpec spec = deepest(parsed).commandSpec();
+    OptionSpec firings = spec.findOption("--rule-firings");
+    OptionSpec seconds = spec.findOption("--rule-timeout");
+    return firings == null || seconds == null ? null
+        : new RuleLimits(firings.<Integer>getValue(), seconds.<Double>getValue());
   }
 
   private static ParseResult deepest(ParseResult parsed) {

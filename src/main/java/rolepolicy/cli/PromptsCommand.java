@@ -67,9 +67,6 @@ public final class PromptsCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     CaseBank.Policy chosen = fewShot.retrievalPolicy();
-    if (fewShot.examples < 1) {
-      throw new ParameterException(spec.commandLine(), "--examples must be at least 1");
-    }
     if (out.getFileName() != null && out.getFileName().toString().endsWith(".jsonl")) {
       throw new ParameterException(spec.commandLine(),
           "--out is a folder (prompts writes OUT/" + PROMPTS + "), not a file: give --out " + (out.getParent() == null ? "." : out.getParent()));

@@ -49,9 +49,6 @@ public final class RecordedPredictionsCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (round < 0) {
-      throw new ParameterException(spec.commandLine(), "--round must be at least 0");
-    }
     RecordedPredictions p = RecordedPredictions.of(log, questions, dataset, round);
     try (AtomicOutput output = new AtomicOutput()) {
       DatasetWriter.write(output.stage(out.resolve("dataset.json")), p.records());

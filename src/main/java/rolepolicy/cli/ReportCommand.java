@@ -21,7 +21,13 @@ import rolepolicy.report.QaReport;
     mixinStandardHelpOptions = true,
     description = "Write DATA/qa/report.html (one self-contained page with charts), DATA/qa/qa.json"
         + " with the QA figures of a generated dataset, and DATA/qa/audit.html, every record and its rules.")
-public final class ReportCommand implements Callable<Integer> {
+public final class ReportCommand implements Callable<Integer>, Writes {
+  /** DATA/qa is the default output: report reads only DATA's splits, policies and audit trail, never written there. */
+  @Override
+  public java.util.Set<String> writtenOptions() {
+    return java.util.Set.of("--data");
+  }
+
   @Spec CommandSpec spec;
 
   @Option(

@@ -11,4 +11,14 @@ class RulesOption {
       description = "Folder of .drl rule files, compiled at start-up (default: ${DEFAULT-VALUE}).",
       defaultValue = "rules")
   Path rules;
+
+  @Option(names = "--rule-firings", paramLabel = "N", defaultValue = "100000",
+      description = "Rule firings allowed in one session (a question's step); past them the rules are stopped as looping (default: ${DEFAULT-VALUE}).")
+  @Range(min = 1)
+  int ruleFirings;
+
+  @Option(names = "--rule-timeout", paramLabel = "SECONDS", defaultValue = "60",
+      description = "Time one session's rules may run (default: ${DEFAULT-VALUE}).")
+  @Range(min = 0, aboveMin = true)
+  double ruleTimeout;
 }

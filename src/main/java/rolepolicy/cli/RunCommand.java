@@ -72,9 +72,6 @@ public final class RunCommand implements Callable<Integer> {
     if (llm.url == null || llm.model == null) {
       throw new ParameterException(spec.commandLine(), "run needs --llm-url and --llm-model");
     }
-    if (workers.parallel < 1 || fewShot.examples < 1 || limit != null && limit < 1 || !(query.timeout > 0)) {
-      throw new ParameterException(spec.commandLine(), "--parallel, --examples and --limit must be at least 1, --timeout positive");
-    }
     CaseBank.Policy chosen = fewShot.retrievalPolicy();
     if (name != null && !name.matches("[A-Za-z0-9._-]+")) {
       throw new ParameterException(spec.commandLine(), "--name may hold letters, digits, '.', '_' and '-' only, not '" + name + "'");

@@ -101,12 +101,6 @@ public final class ScoreTablesCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (!(query.timeout > 0)) {
-      throw new ParameterException(spec.commandLine(), "--timeout must be positive");
-    }
-    if (!(tolerance >= 0)) {
-      throw new ParameterException(spec.commandLine(), "--tolerance must be at least 0");
-    }
     Readings reading = switch (readings) {
       case "ours" -> Readings.OURS;
       case "authors" -> Readings.AUTHORS;

@@ -95,7 +95,13 @@ public final class PolicyAssigner {
       Schema schema, List<PolicyOverride> overrides, List<String> problems) {
     List<Object> facts = new ArrayList<>(schema.realColumns());
     facts.addAll(overrides);
-    List<Object> after = sessions.fire(facts, null, "policy");
+    RuleLimits.subject("database " + schema.dbId());
+    List<Object> after;
+    try {
+      after = sessions.fire(facts, null, "policy");
+    } finally {
+      RuleLimits.subject(null);
+    }
     Map<SchemaColumn, AssignedPolicy> assigned = new HashMap<>();
     for (AssignedPolicy a : Sessions.only(after, AssignedPolicy.class)) {
       if (assigned.putIfAbsent(a.column(), a) != null) {

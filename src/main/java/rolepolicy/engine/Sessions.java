@@ -37,7 +37,20 @@ final class Sessions {
       for (Object fact : facts) {
         session.insert(fact);
       }
-      session.fireAllRules();
+      RuleLimits limits = RuleLimits.current();
+      int fired;
+      try (RuleWatch watch = RuleWatch.start(base, session, limits)) {
+        fired = session.fireAllRules(limits.firings() + 1);
+        if (watch.timedOut()) {
+          throw new RuleFileException(about() + "the rules ran past the time limit of " + number(limits.seconds())
+              + " s (--rule-timeout), and were stopped; the rules that fired most in the last moment: " + watch.mostFired());
+        }
+      }
+      if (fired > limits.firings()) {
+        throw new RuleFileException(about() + "the rules fired more than " + limits.firings()
+            + " times (--rule-firings), and were stopped: does a rule's action insert or change a fact that makes it"
+            + " match again? The rules that fired most: " + mostFired(facts, limits.firings()));
+      }
       // in the order the facts entered the session (inserted, then by the rules as they fired), not the
       // store's hash order: the same input gives the same list
       List<InternalFactHandle> handles = new ArrayList<>();
@@ -53,6 +66,30 @@ final class Sessions {
       if (listener != null) {
         session.removeEventListener(listener);
       }
+      session.dispose();
+    }
+  }
+
+  private static String about() {
+    String subject = RuleLimits.subject();
+    return subject == null ? "" : subject + ": ";
+  }
+
+  static String number(double seconds) {
+    return seconds == Math.rint(seconds) ? String.valueOf((long) seconds) : String.valueOf(seconds);
+  }
+
+  /** The same facts fired again up to the limit, counting each rule's firings: the three most. */
+  private String mostFired(Collection<?> facts, int limit) {
+    KieSession session = pool.newKieSession();
+    RuleWatch.Counter counter = new RuleWatch.Counter();
+    try {
+      session.addEventListener(counter);
+      facts.forEach(session::insert);
+      session.fireAllRules(limit);
+      return counter.most(base);
+    } finally {
+      session.removeEventListener(counter);
       session.dispose();
     }
   }

@@ -92,7 +92,6 @@ public final class AtomicOutput implements AutoCloseable {
   public synchronized void commit() {
     List<Path[]> done = new ArrayList<>(); // {target, backup or null}
     try {
-      OwnedFolder.recordWritten(staged.keySet()); // first: a run killed amid the moves may replace them next time
       for (Map.Entry<Path, Path> file : staged.entrySet()) {
         Path target = file.getKey();
         if (Files.isDirectory(target)) {
@@ -106,6 +105,7 @@ public final class AtomicOutput implements AutoCloseable {
         done.add(new Path[] {target, backup});
         Files.move(file.getValue(), target, StandardCopyOption.ATOMIC_MOVE);
       }
+      OwnedFolder.recordWritten(staged.keySet());
     } catch (IOException | InputException e) {
       restore(done);
       throw e instanceof InputException input

@@ -24,6 +24,7 @@ import java.util.function.LongConsumer;
 import rolepolicy.engine.Audit;
 import rolepolicy.engine.ColumnPolicy;
 import rolepolicy.engine.DatabasePolicies;
+import rolepolicy.engine.RuleLimits;
 import rolepolicy.generate.Records.QuestionRecord;
 import rolepolicy.spider.InputException;
 import rolepolicy.spider.Question;
@@ -168,7 +169,13 @@ public final class DatasetGenerator {
     Question question = numbered.question();
     String id = String.format(Locale.ROOT, "%s_%04d", split, numbered.number());
     Audit trail = withAudit ? new Audit() : null;
-    QuestionRecord record = questions.generate(id, question, trail);
+    RuleLimits.subject(numbered.where() + " (" + id + ")");
+    QuestionRecord record;
+    try {
+      record = questions.generate(id, question, trail);
+    } finally {
+      RuleLimits.subject(null);
+    }
     String unanalysable =
         record.problems() == null
             ? null

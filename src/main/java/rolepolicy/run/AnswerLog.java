@@ -85,31 +85,35 @@ public final class AnswerLog implements AutoCloseable {
    */
   public static AnswerLog open(Path folder) {
     Path file = folder.resolve(FILE);
-    int unreadable = 0;
-    AnswerLog log;
-    if (OutputGuard.current().continueLog(file) && Files.isRegularFile(file)) {
-      List<String> lines;
-      try {
-        lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-      } catch (IOException e) {
-        throw new InputException(file + ": cannot read the answers (" + InputException.reason(file, e) + ")", e);
-      }
-      List<Entry> entries = new java.util.ArrayList<>();
-      for (String line : lines) {
-        if (line.isBlank()) {
-          continue;
-        }
-        try {
-          entries.add(JSON.readValue(line, Entry.class));
-        } catch (IOException e) {
-          unreadable++;
-        }
-      }
-      log = new AnswerLog(file, unreadable, true);
-      entries.stream().filter(e -> !e.failed() && e.key() != null).forEach(e -> log.answered.put(e.key(), e));
-    } else {
-      log = new AnswerLog(file, 0, false);
+    return OutputGuard.current().continueLog(file) ? read(folder) : new AnswerLog(file, 0, false);
+  }
+
+  /** The log of a finished run's folder, read only (a line cut short by a stopped run is skipped). */
+  public static AnswerLog read(Path folder) {
+    Path file = folder.resolve(FILE);
+    if (!Files.isRegularFile(file)) {
+      return new AnswerLog(file, 0, true);
     }
+    List<String> lines;
+    try {
+      lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new InputException(file + ": cannot read the answers (" + InputException.reason(file, e) + ")", e);
+    }
+    List<Entry> entries = new java.util.ArrayList<>();
+    int unreadable = 0;
+    for (String line : lines) {
+      if (line.isBlank()) {
+        continue;
+      }
+      try {
+        entries.add(JSON.readValue(line, Entry.class));
+      } catch (IOException e) {
+        unreadable++;
+      }
+    }
+    AnswerLog log = new AnswerLog(file, unreadable, true);
+    entries.stream().filter(e -> !e.failed() && e.key() != null).forEach(e -> log.answered.put(e.key(), e));
     return log;
   }
 

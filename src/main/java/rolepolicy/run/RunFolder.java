@@ -56,7 +56,7 @@ public final class RunFolder {
       throw new InputException(folder + ": not a finished run (" + ModelRun.PROMPTS + " not found)");
     }
     Map<String, Final> finals = new LinkedHashMap<>();
-    try (AnswerLog log = AnswerLog.open(folder)) {
+    try (AnswerLog log = AnswerLog.read(folder)) {
       List<String> lines = Files.readAllLines(promptsFile, StandardCharsets.UTF_8);
       for (int i = 0; i < lines.size(); i++) {
         JsonNode p;

@@ -129,7 +129,7 @@ class CaseBankCommandTest {
     Map<String, String> before = digests(data);
     assertTrue(before.containsKey("overrides.json"), before.keySet().toString());
     StringWriter err = new StringWriter();
-    assertEquals(1, run(new StringWriter(), err, "casebank", "--dataset", train.toString(), "--tables",
+    assertEquals(2, run(new StringWriter(), err, "casebank", "--dataset", train.toString(), "--tables",
         TestData.spiderDir().resolve("tables.json").toString(), "--bank", data.toString()));
     assertEquals("error: --bank " + data + ": the folder was not written by casebank (no .rolepolicy-output naming it), so it is"
         + " not replaced; choose a new or empty folder", err.toString().strip());
@@ -143,7 +143,7 @@ class CaseBankCommandTest {
     String tables = TestData.spiderDir().resolve("tables.json").toString();
     Path file = Files.writeString(dir.resolve("notes.txt"), "mine");
     StringWriter err = new StringWriter();
-    assertEquals(1, run(new StringWriter(), err, "casebank", "--dataset", train.toString(), "--tables", tables,
+    assertEquals(2, run(new StringWriter(), err, "casebank", "--dataset", train.toString(), "--tables", tables,
         "--bank", file.toString()));
     assertTrue(err.toString().contains(file + ": is a file, not a folder"), err.toString());
     assertEquals("mine", Files.readString(file));
@@ -152,7 +152,7 @@ class CaseBankCommandTest {
     Files.writeString(other.resolve(".rolepolicy-output"), "evaluate\n");
     Files.writeString(other.resolve("metrics.json"), "{}");
     err = new StringWriter();
-    assertEquals(1, run(new StringWriter(), err, "casebank", "--dataset", train.toString(), "--tables", tables,
+    assertEquals(2, run(new StringWriter(), err, "casebank", "--dataset", train.toString(), "--tables", tables,
         "--bank", other.toString()));
     assertTrue(err.toString().contains(other + ": the folder was not written by casebank"), err.toString());
     assertEquals("{}", Files.readString(other.resolve("metrics.json")));

@@ -30,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import rolepolicy.TestData;
+import rolepolicy.generate.OwnedFolder;
 
 /**
  * The {@code generate} command on bad input: exit code, a message that names what and where, and
@@ -471,6 +472,7 @@ class BadInputTest {
   void commitThatFailsHalfwayLeavesThePreviousOutput() throws IOException {
     Files.createDirectories(out.resolve("policies").resolve("concert_singer.json").resolve("blocker"));
     Files.writeString(out.resolve("dev.json"), PREVIOUS_DEV);
+    OwnedFolder.recordWritten(List.of(out.resolve("dev.json"), out.resolve("policies").resolve("concert_singer.json")));
     Map<String, byte[]> before = snapshot(out);
 
     Result r = run();
@@ -613,7 +615,8 @@ class BadInputTest {
     assertEquals(0, run().code());
     Map<String, byte[]> elsewhere = snapshot(second);
 
-    assertEquals(Set.of("dev.json", "policies/concert_singer.json", "audit/dev.jsonl", "audit/rules.json"), once.keySet());
+    assertEquals(Set.of("dev.json", "policies/concert_singer.json", "audit/dev.jsonl", "audit/rules.json",
+        OwnedFolder.MARKER, "policies/" + OwnedFolder.MARKER, "audit/" + OwnedFolder.MARKER), once.keySet());
     for (String file : once.keySet()) {
       assertArrayEquals(once.get(file), twice.get(file), file + " differs on a re-run");
       assertArrayEquals(once.get(file), elsewhere.get(file), file + " differs in another folder");
@@ -688,6 +691,7 @@ class BadInputTest {
       Files.createDirectories(out.resolve("policies"));
       Files.writeString(out.resolve("dev.json"), PREVIOUS_DEV);
       Files.writeString(out.resolve("policies").resolve("concert_singer.json"), PREVIOUS_POLICY);
+      OwnedFolder.recordWritten(List.of(out.resolve("dev.json"), out.resolve("policies").resolve("concert_singer.json")));
     }
     return snapshot(out);
   }

@@ -38,8 +38,7 @@ class BenchCommandTest {
   void aNegativeRunCountIsRefused() {
     Result r = bench("--spider", "data/spider", "--launcher-runs", "-1");
     assertEquals(ExitCode.USAGE, r.code(), r.err());
-    assertEquals("--runs and --warmup must be at least 1; --maven-runs, --c1-runs, --launcher-runs and --scale at least 0",
-        r.message(), r.err());
+    assertEquals("--launcher-runs must be at least 0, not -1", r.message(), r.err());
   }
 
   @Test
@@ -54,8 +53,7 @@ class BenchCommandTest {
   void aWarmupOfNoPassIsRefused() {
     Result r = bench("--spider", "data/spider", "--warmup", "0");
     assertEquals(ExitCode.USAGE, r.code(), r.err());
-    assertEquals("--runs and --warmup must be at least 1; --maven-runs, --c1-runs, --launcher-runs and --scale at least 0",
-        r.message(), r.err());
+    assertEquals("--warmup must be at least 1, not 0", r.message(), r.err());
   }
 
   @Test

@@ -32,7 +32,7 @@ class BenchEvaluateCommandTest {
   void noRoundIsRefused() {
     String[] r = run("--runs", "0");
     assertEquals(String.valueOf(ExitCode.USAGE), r[0], r[2]);
-    assertEquals("--runs must be at least 1", r[2].lines().findFirst().orElse(""));
+    assertEquals("--runs must be at least 1, not 0", r[2].lines().findFirst().orElse(""));
   }
 
   @Test

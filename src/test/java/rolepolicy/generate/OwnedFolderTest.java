@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import rolepolicy.spider.InputException;
 
 class OwnedFolderTest {
   @TempDir Path dir;
@@ -41,10 +40,10 @@ class OwnedFolderTest {
   void aFolderWithoutTheMarkerIsRefusedAndKept() throws Exception {
     Path user = Files.createDirectories(dir.resolve("data"));
     Files.writeString(user.resolve("overrides.json"), "[]");
-    InputException e = assertThrows(InputException.class, () -> OwnedFolder.recreate(user, "casebank", "--bank"));
+    OutputRefused e = assertThrows(OutputRefused.class, () -> OwnedFolder.recreate(user, "casebank", "--bank"));
     assertEquals("--bank " + user + ": the folder was not written by casebank (no " + OwnedFolder.MARKER
         + " naming it), so it is not replaced; choose a new or empty folder", e.getMessage());
-    assertThrows(InputException.class, () -> OwnedFolder.delete(user, "casebank", "--bank"));
+    assertThrows(OutputRefused.class, () -> OwnedFolder.delete(user, "casebank", "--bank"));
     assertEquals("[]", Files.readString(user.resolve("overrides.json")));
   }
 
@@ -58,7 +57,7 @@ class OwnedFolderTest {
     assertEquals("bench-evaluate", OwnedFolder.owner(work));
     Path user = Files.createDirectories(dir.resolve("data"));
     Files.writeString(user.resolve("overrides.json"), "[]");
-    InputException e = assertThrows(InputException.class, () -> OwnedFolder.claim(user, "bench", "--work"));
+    OutputRefused e = assertThrows(OutputRefused.class, () -> OwnedFolder.claim(user, "bench", "--work"));
     assertTrue(e.getMessage().startsWith("--work " + user + ": the folder was not written by bench"), e.getMessage());
     assertTrue(Files.notExists(user.resolve(OwnedFolder.MARKER)), "a refused folder is not marked");
   }
@@ -68,14 +67,14 @@ class OwnedFolderTest {
     Path other = dir.resolve("results");
     OwnedFolder.recreate(other, "evaluate", "--out");
     Files.writeString(other.resolve("metrics.json"), "{}");
-    assertThrows(InputException.class, () -> OwnedFolder.checkReplaceable(other, "casebank", "--bank"));
+    assertThrows(OutputRefused.class, () -> OwnedFolder.checkReplaceable(other, "casebank", "--bank"));
     assertEquals("{}", Files.readString(other.resolve("metrics.json")));
   }
 
   @Test
   void aFileIsNeverReplacedByAFolder() throws Exception {
     Path file = Files.writeString(dir.resolve("bank"), "mine");
-    InputException e = assertThrows(InputException.class, () -> OwnedFolder.recreate(file, "casebank", "--bank"));
+    OutputRefused e = assertThrows(OutputRefused.class, () -> OwnedFolder.recreate(file, "casebank", "--bank"));
     assertTrue(e.getMessage().startsWith("--bank " + file + ": is a file, not a folder"), e.getMessage());
     assertEquals("mine", Files.readString(file));
   }
@@ -84,6 +83,6 @@ class OwnedFolderTest {
   void aMarkerThatIsAFolderDoesNotMakeTheFolderOwned() throws Exception {
     Path fake = Files.createDirectories(dir.resolve("fake").resolve(OwnedFolder.MARKER));
     assertEquals(null, OwnedFolder.owner(fake.getParent()));
-    assertThrows(InputException.class, () -> OwnedFolder.checkReplaceable(fake.getParent(), "casebank", "--bank"));
+    assertThrows(OutputRefused.class, () -> OwnedFolder.checkReplaceable(fake.getParent(), "casebank", "--bank"));
   }
 }

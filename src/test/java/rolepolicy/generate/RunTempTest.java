@@ -85,6 +85,7 @@ class RunTempTest {
   @Test
   void anOutputAbandonedAtExitLeavesNoTemporaryFileAndTheEarlierOutput() throws Exception {
     Files.writeString(dir.resolve("dev.json"), "earlier");
+    OwnedFolder.recordWritten(List.of(dir.resolve("dev.json"))); // an earlier run's
     AtomicOutput output = new AtomicOutput(dir);
     Files.writeString(output.stage(dir.resolve("dev.json")), "half written");
     Files.writeString(output.stage(dir.resolve("policies/a.json")), "half written");
@@ -92,7 +93,7 @@ class RunTempTest {
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     RunTemp.undoAll(new PrintStream(err, true, StandardCharsets.UTF_8));
 
-    assertEquals(List.of("dev.json"), names(), "the folder it made for policies/ is removed too");
+    assertEquals(List.of(OwnedFolder.MARKER, "dev.json"), names(), "the folder it made for policies/ is removed too");
     assertEquals("earlier", Files.readString(dir.resolve("dev.json")));
     assertTrue(err.toString(StandardCharsets.UTF_8).contains("the earlier ones are as they were"), err.toString());
     output.close();
@@ -101,12 +102,13 @@ class RunTempTest {
   @Test
   void aCommittedOutputLeavesOnlyItsFiles() throws Exception {
     Files.writeString(dir.resolve("dev.json"), "earlier");
+    OwnedFolder.recordWritten(List.of(dir.resolve("dev.json"))); // an earlier run's
     try (AtomicOutput output = new AtomicOutput(dir)) {
       Files.writeString(output.stage(dir.resolve("dev.json")), "new");
       Files.writeString(output.stage(dir.resolve("policies/a.json")), "new");
       output.commit();
     }
-    assertEquals(List.of("dev.json", "policies"), names());
+    assertEquals(List.of(OwnedFolder.MARKER, "dev.json", "policies"), names());
     assertEquals("new", Files.readString(dir.resolve("dev.json")));
     assertEquals("new", Files.readString(dir.resolve("policies/a.json")));
   }

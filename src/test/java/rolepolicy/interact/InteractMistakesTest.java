@@ -19,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 import rolepolicy.TestData;
 import rolepolicy.cli.CommandRun;
 import rolepolicy.generate.DatasetWriter;
+import rolepolicy.generate.OwnedFolder;
 import rolepolicy.generate.SpiderRun;
 
 /** interact on four Spider dev questions: an unwritable --out, a rule whose action throws, a resumed run. */
@@ -91,6 +92,7 @@ class InteractMistakesTest {
     progress.add(JSON.writeValueAsString(log.get("records").get(0)));
     progress.add(JSON.writeValueAsString(log.get("records").get(1)));
     Files.write(stopped.resolve(InteractRun.PROGRESS), progress);
+    OwnedFolder.recordWritten(List.of(stopped.resolve(InteractRun.PROGRESS))); // as interact does
 
     CommandRun resumed = interact(stopped);
     assertEquals(0, resumed.code(), resumed.err());

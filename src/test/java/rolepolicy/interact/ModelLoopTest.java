@@ -15,6 +15,7 @@ import java.util.function.Function;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import rolepolicy.generate.OwnedFolder;
 import rolepolicy.llm.LocalChatServer;
 import rolepolicy.llm.LocalChatServer.Reply;
 import rolepolicy.llm.LocalChatServer.Request;
@@ -242,6 +243,7 @@ class ModelLoopTest {
   void aProgressFileOfOtherSettingsIsNotResumed() throws Exception {
     Files.createDirectories(dir.resolve("out"));
     Files.writeString(dir.resolve("out").resolve(InteractRun.PROGRESS), "{\"settings\":\"something else\"}\n");
+    OwnedFolder.recordWritten(List.of(dir.resolve("out").resolve(InteractRun.PROGRESS))); // an earlier interact's
     try (LocalChatServer server = new LocalChatServer(scripted(picked))) {
       StringWriter err = new StringWriter();
       assertEquals(1, interact(server, new StringWriter(), err));

@@ -24,6 +24,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import rolepolicy.cli.Main;
+import rolepolicy.generate.OwnedFolder;
 
 /** The report command on a hand-made dataset: every figure against a count made by hand. */
 class ReportCommandTest {
@@ -208,7 +209,8 @@ class ReportCommandTest {
       assertArrayEquals(Files.readAllBytes(dir.resolve("a").resolve(file)), Files.readAllBytes(dir.resolve("b").resolve(file)), file);
     }
     try (Stream<Path> files = Files.list(dir.resolve("a"))) {
-      assertEquals(List.of("audit.html", "qa.json", "report.html"), files.map(f -> f.getFileName().toString()).sorted().toList());
+      assertEquals(List.of(OwnedFolder.MARKER, "audit.html", "qa.json", "report.html"),
+          files.map(f -> f.getFileName().toString()).sorted().toList());
     }
   }
 
@@ -228,7 +230,7 @@ class ReportCommandTest {
     assertArrayEquals(html, Files.readAllBytes(data.resolve("qa/report.html")));
     assertArrayEquals(audit, Files.readAllBytes(data.resolve("qa/audit.html")));
     try (Stream<Path> files = Files.list(data.resolve("qa"))) {
-      assertEquals(3, files.count(), "no temporary file is left behind");
+      assertEquals(4, files.count(), "no temporary file is left behind (the three and the marker)");
     }
   }
 

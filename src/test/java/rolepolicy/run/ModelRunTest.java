@@ -21,6 +21,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import rolepolicy.TestData;
+import rolepolicy.generate.OwnedFolder;
 import rolepolicy.llm.LocalChatServer;
 import rolepolicy.llm.LocalChatServer.Reply;
 
@@ -122,7 +123,8 @@ class ModelRunTest {
       assertArrayEquals(metrics, Files.readAllBytes(out.resolve("metrics.json")));
       assertArrayEquals(runJson, Files.readAllBytes(out.resolve("run.json")));
       try (Stream<Path> files = Files.list(out)) {
-        assertEquals(Set.of("answers.jsonl", "prompts.jsonl", "predictions.txt", "metrics.json", "per_question.jsonl", "run.json"),
+        assertEquals(Set.of("answers.jsonl", "prompts.jsonl", "predictions.txt", "metrics.json", "per_question.jsonl", "run.json",
+            OwnedFolder.MARKER),
             Set.copyOf(files.map(f -> f.getFileName().toString()).toList()), "no temporary file left");
       }
     }
@@ -278,7 +280,8 @@ class ModelRunTest {
       }
       assertEquals(5, Files.readAllLines(out.resolve("answers.jsonl")).size(), "the five answers are kept");
       try (Stream<Path> files = Files.list(out)) {
-        assertEquals(List.of("answers.jsonl"), files.map(f -> f.getFileName().toString()).toList(), "nothing half-written");
+        assertEquals(List.of(OwnedFolder.MARKER, "answers.jsonl"), files.map(f -> f.getFileName().toString()).sorted().toList(),
+            "nothing half-written");
       }
 
       hang.set(false);
