@@ -130,7 +130,11 @@ public final class CaseBank implements AutoCloseable {
       this.searcher = new IndexSearcher(reader);
     }
 
+    /** Opens an index that exists (Lucene would make the folder of one that does not: a bank is only read). */
     static Collection open(Path dir) throws IOException {
+      if (!Files.isDirectory(dir)) {
+        throw new java.nio.file.NoSuchFileException(dir.toString(), null, "the index is missing");
+      }
       Directory d = RunTemp.unlessStopping(() -> FSDirectory.open(dir));
       return new Collection(d, DirectoryReader.open(d));
     }
@@ -302,6 +306,9 @@ public final class CaseBank implements AutoCloseable {
         return vectors;
       }
       for (String collection : List.of(SPECIFIC, SKELETON)) {
+        if (!Files.isDirectory(dir.resolve("index").resolve(collection))) {
+          return vectors;
+        }
         try (Directory d = FSDirectory.open(dir.resolve("index").resolve(collection));
             DirectoryReader reader = DirectoryReader.open(d)) {
           for (var leaf : reader.leaves()) {
@@ -336,6 +343,9 @@ public final class CaseBank implements AutoCloseable {
    */
   private static boolean intact(Path index, List<Case> cases) {
     for (String collection : List.of(SPECIFIC, SKELETON)) {
+      if (!Files.isDirectory(index.resolve(collection))) {
+        return false;
+      }
       try (Directory d = RunTemp.unlessStopping(() -> FSDirectory.open(index.resolve(collection)))) {
         for (String file : d.listAll()) {
           if (!file.equals(IndexWriter.WRITE_LOCK_NAME)) {

@@ -67,6 +67,7 @@ public final class Main {
 
   public static void main(String[] args) {
     rolepolicy.cache.CacheFolder.enable();
+    rolepolicy.cache.NativeLibraries.useCacheFolder(rolepolicy.cache.CacheFolder.folder());
     RuleLimits.onStuck(message -> {
       System.err.println("error: " + message);
       System.err.flush();

@@ -6,6 +6,7 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
+import rolepolicy.cache.NativeLibraries;
 
 /**
  * An in-memory DuckDB database: CSV files are read into it as text, queries run through {@link
@@ -17,8 +18,8 @@ public final class DuckDb implements AutoCloseable {
 
   public DuckDb(double timeoutSeconds) {
     try {
-      this.connection = DriverManager.getConnection("jdbc:duckdb:");
-    } catch (SQLException e) {
+      this.connection = NativeLibraries.loading(() -> DriverManager.getConnection("jdbc:duckdb:"));
+    } catch (Exception e) {
       throw new IllegalStateException("DuckDB does not start: " + e.getMessage(), e);
     }
     this.query = new TimedQuery(timeoutSeconds);

@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.Map;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteOpenMode;
+import rolepolicy.cache.NativeLibraries;
 
 /**
  * Runs queries on Spider's SQLite databases ({@code DIR/<db_id>/<db_id>.sqlite}), opened read-only
@@ -34,7 +35,7 @@ public final class SqliteRunner implements AutoCloseable {
   public static void loadDriver() {
     try {
       Class.forName("org.sqlite.JDBC");
-      org.sqlite.SQLiteJDBCLoader.initialize();
+      NativeLibraries.loading(org.sqlite.SQLiteJDBCLoader::initialize);
     } catch (Exception | LinkageError e) {
       // the first connection loads it, and reports what fails
     }

@@ -12,7 +12,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
@@ -41,11 +40,20 @@ public final class ChatEndpoint {
    * @param timeoutSeconds the time limit of one request
    * @param retries how often a failed request is tried again
    * @param backoffSeconds the wait before the first retry, doubled for each next one
+   * @param maxBytes the longest reply read; a longer one is a failed request
    */
   public record Settings(String baseUrl, String model, String keyVariable, double timeoutSeconds, int retries,
-      double backoffSeconds) {
+      double backoffSeconds, long maxBytes) {
+    /** The longest reply read by default: 8 MiB, far above a chat answer with its token log-probabilities. */
+    public static final long MAX_BYTES = 8L << 20;
+
     public Settings(String baseUrl, String model, String keyVariable, double timeoutSeconds, int retries) {
-      this(baseUrl, model, keyVariable, timeoutSeconds, retries, 1.0);
+      this(baseUrl, model, keyVariable, timeoutSeconds, retries, 1.0, MAX_BYTES);
+    }
+
+    public Settings(String baseUrl, String model, String keyVariable, double timeoutSeconds, int retries,
+        double backoffSeconds) {
+      this(baseUrl, model, keyVariable, timeoutSeconds, retries, backoffSeconds, MAX_BYTES);
     }
 
     public String describe() {
@@ -100,8 +108,8 @@ public final class ChatEndpoint {
     if (settings.model() == null || settings.model().isBlank()) {
       throw new InputException("no model name for " + settings.baseUrl());
     }
-    if (!(settings.timeoutSeconds() > 0) || settings.retries() < 0 || !(settings.backoffSeconds() >= 0)) {
-      throw new InputException("the endpoint's timeout must be positive and its retries and back-off at least 0");
+    if (!(settings.timeoutSeconds() > 0) || settings.retries() < 0 || !(settings.backoffSeconds() >= 0) || settings.maxBytes() < 1) {
+      throw new InputException("the endpoint's timeout and reply limit must be positive and its retries and back-off at least 0");
     }
     this.settings = settings;
     String value = settings.keyVariable() == null ? null : environment.get(settings.keyVariable());
@@ -191,6 +199,8 @@ public final class ChatEndpoint {
         failure = httpFailure(response);
       } catch (TimeoutException e) {
         failure = new Failure("no answer within the time limit (" + settings.timeoutSeconds() + " s)", true, null, null);
+      } catch (BoundedBody.TooLarge e) {
+        failure = new Failure("the request failed (" + e.getMessage() + ", the limit --llm-max-bytes sets)", false, null, null);
       } catch (ConnectException e) {
         failure = new Failure("the request failed (cannot connect: " + reason(e) + ")", true, null, null);
       } catch (IOException e) {
@@ -210,7 +220,7 @@ public final class ChatEndpoint {
 
   private HttpResponse<String> send(HttpRequest request) throws IOException, TimeoutException {
     CompletableFuture<HttpResponse<String>> future =
-        client.sendAsync(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        client.sendAsync(request, BoundedBody.handler(settings.maxBytes()));
     try {
       return future.get(timeout().toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {

@@ -63,6 +63,7 @@ class OptionVocabularyTest {
       new Term("--llm-key-env", "VAR", "OPENAI_API_KEY", EndpointOptions.class, Map.of()),
       new Term("--llm-timeout", "SECONDS", "60", EndpointOptions.class, Map.of()),
       new Term("--llm-retries", "N", "2", EndpointOptions.class, Map.of()),
+      new Term("--llm-max-bytes", "N", "8388608", EndpointOptions.class, Map.of()),
       new Term("--out", "DIR", PER_COMMAND, null, Map.of()),
       new Term("--splits", "LIST", PER_COMMAND, null, Map.of()),
       new Term("--seed", "N", PER_COMMAND, null, Map.of()),
