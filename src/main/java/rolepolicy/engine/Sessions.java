@@ -41,6 +41,7 @@ final class Sessions {
       int fired;
       try (RuleWatch watch = RuleWatch.start(base, session, limits)) {
         fired = session.fireAllRules(limits.firings() + 1);
+        limits.observe(fired);
         if (watch.timedOut()) {
           throw new RuleFileException(about() + "the rules ran past the time limit of " + number(limits.seconds())
               + " s (--rule-timeout), and were stopped; the rules that fired most in the last moment: " + watch.mostFired());

@@ -255,4 +255,18 @@ class CaseBankTest {
     other.retrieve(q.get("question").asText(), db, TestData.schemas().get(db), CaseBank.Policy.SKELETON_VOTE, 3, null);
     assertEquals(computed, other.computed());
   }
+
+  /** A bank without its indexes is damaged: reading it says so and makes no folder in it (Lucene would). */
+  @Test
+  void aBankWithoutItsIndexesIsRefusedAndNotWrittenTo() throws Exception {
+    Path copy = Files.createDirectories(dir.resolve("no-index"));
+    for (String file : List.of("bank.json", "cases.jsonl")) {
+      Files.copy(dir.resolve("bank").resolve(file), copy.resolve(file));
+    }
+    InputException e = assertThrows(InputException.class, () -> CaseBank.open(copy, TestData.embedder()));
+    assertTrue(e.getMessage().contains("the index is missing"), e.getMessage());
+    try (var files = Files.walk(copy)) {
+      assertEquals(List.of(copy, copy.resolve("bank.json"), copy.resolve("cases.jsonl")), files.sorted().toList());
+    }
+  }
 }

@@ -1,0 +1,57 @@
+package rolepolicy.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import rolepolicy.generate.OutputGuard;
+import rolepolicy.generate.OutputRefused;
+
+/** A run's answer log is only ever one it wrote: another file of its name is neither read nor appended to. */
+class AnswerLogOwnerTest {
+  @TempDir Path dir;
+
+  private static final String USERS = "{\"key\": \"mine\", \"answer\": \"SELECT 1\"}\n{\"cut short";
+
+  private static AnswerLog.Entry entry() {
+    return new AnswerLog.Entry("k1", "dev_0001", "answer", "m", "SELECT 1", "SQL", "SELECT 1", null, null, 3, 2, 10L, 0, null, null);
+  }
+
+  @Test
+  void aUsersAnswersFileIsRefusedAndLeftAsItWas() throws Exception {
+    Files.writeString(dir.resolve(AnswerLog.FILE), USERS);
+    OutputRefused e = assertThrows(OutputRefused.class,
+        () -> OutputGuard.with(new OutputGuard(List.of(), false), () -> AnswerLog.open(dir)));
+    assertTrue(e.getMessage().startsWith(dir.resolve(AnswerLog.FILE) + ": this file was not written by rolepolicy"), e.getMessage());
+    assertEquals(USERS, Files.readString(dir.resolve(AnswerLog.FILE)));
+  }
+
+  @Test
+  void withForceItIsReplacedNotReadNorAppendedTo() throws Exception {
+    Files.writeString(dir.resolve(AnswerLog.FILE), USERS);
+    try (AnswerLog log = OutputGuard.with(new OutputGuard(List.of(), true), () -> AnswerLog.open(dir))) {
+      assertEquals(0, log.size(), "the user's lines are not answers of this run");
+      log.append(entry());
+    }
+    List<String> lines = Files.readAllLines(dir.resolve(AnswerLog.FILE));
+    assertEquals(1, lines.size(), lines.toString());
+    assertTrue(lines.get(0).startsWith("{\"key\":\"k1\""), lines.get(0));
+  }
+
+  @Test
+  void itsOwnLogIsReadAndAppendedTo() throws Exception {
+    try (AnswerLog log = AnswerLog.open(dir)) {
+      log.append(entry());
+    }
+    try (AnswerLog log = AnswerLog.open(dir)) {
+      assertEquals(1, log.size());
+      log.append(new AnswerLog.Entry("k2", "dev_0002", "answer", "m", "SELECT 2", "SQL", "SELECT 2", null, null, 3, 2, 10L, 0, null, null));
+    }
+    assertEquals(2, Files.readAllLines(dir.resolve(AnswerLog.FILE)).size());
+  }
+}
