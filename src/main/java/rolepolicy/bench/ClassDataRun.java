@@ -23,6 +23,7 @@ public final class ClassDataRun {
 
   public static void main(String[] args) throws IOException {
     Path out = Path.of(args[0]);
+    rolepolicy.generate.OwnedFolder.deleteTree(out); // the build's own folder, made anew: a run of an earlier build left it
     Path cache = out.resolve("cache");
     PrintWriter stdout = new PrintWriter(System.out, true);
     PrintWriter stderr = new PrintWriter(System.err, true);

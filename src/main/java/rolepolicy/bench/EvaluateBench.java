@@ -13,6 +13,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import rolepolicy.generate.DatasetWriter;
 import rolepolicy.generate.OwnedFolder;
+import rolepolicy.generate.RunTemp;
 import rolepolicy.spider.InputException;
 import rolepolicy.spider.JsonFiles;
 
@@ -108,12 +109,12 @@ public final class EvaluateBench {
       throw new InputException(settings.databases() + ": database folder not found");
     }
     boolean temporary = settings.work() == null;
-    Path dir = temporary ? Files.createTempDirectory("rolepolicy-bench-evaluate") : OwnedFolder.claim(settings.work(), "bench-evaluate", "--work");
+    Path dir = temporary ? RunTemp.systemFolder("rolepolicy-bench-evaluate") : OwnedFolder.claim(settings.work(), "bench-evaluate", "--work");
     try {
       return bench(dir.toAbsolutePath());
     } finally {
       if (temporary) {
-        GenerateBench.delete(dir);
+        RunTemp.release(dir);
       }
     }
   }

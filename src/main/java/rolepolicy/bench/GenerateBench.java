@@ -32,6 +32,7 @@ import rolepolicy.engine.PolicyAssigner;
 import rolepolicy.engine.QuestionEngine;
 import rolepolicy.engine.RuleBase;
 import rolepolicy.generate.DatasetGenerator;
+import rolepolicy.generate.RunTemp;
 import rolepolicy.model.PolicyOverride;
 import rolepolicy.generate.DatasetWriter;
 import rolepolicy.generate.OwnedFolder;
@@ -135,12 +136,12 @@ public final class GenerateBench {
       inputs.add(file);
     }
     boolean temporary = work == null;
-    Path dir = temporary ? Files.createTempDirectory("rolepolicy-bench") : OwnedFolder.claim(work, "bench", "--work");
+    Path dir = temporary ? RunTemp.systemFolder("rolepolicy-bench") : OwnedFolder.claim(work, "bench", "--work");
     try {
       return bench(dir, inputs);
     } finally {
       if (temporary) {
-        delete(dir);
+        RunTemp.release(dir);
       }
     }
   }

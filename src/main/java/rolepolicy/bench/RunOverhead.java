@@ -7,10 +7,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import rolepolicy.casebank.CaseBank;
 import rolepolicy.engine.RuleBase;
 import rolepolicy.evaluate.Evaluation;
@@ -19,6 +17,7 @@ import rolepolicy.evaluate.GoldRecord;
 import rolepolicy.evaluate.PredictionReader;
 import rolepolicy.generate.AtomicOutput;
 import rolepolicy.generate.OwnedFolder;
+import rolepolicy.generate.RunTemp;
 import rolepolicy.llm.ChatEndpoint;
 import rolepolicy.run.RecordedModel;
 import rolepolicy.run.ModelRun;
@@ -78,7 +77,7 @@ public final class RunOverhead {
     double firstRun = 0; // the warm-up: embeddings and skeletons computed, as in a split's first run
     Path work;
     try {
-      work = Files.createTempDirectory("rolepolicy-bench-run");
+      work = RunTemp.systemFolder("rolepolicy-bench-run");
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -118,7 +117,7 @@ public final class RunOverhead {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } finally {
-      delete(work);
+      RunTemp.release(work);
     }
     int n = questions;
     return new Figures(n, median(repeats, p -> p[0]), median(repeats, p -> p[1]), median(repeats, p -> p[2]),
@@ -150,15 +149,5 @@ public final class RunOverhead {
   private static double median(List<double[]> pairs, java.util.function.ToDoubleFunction<double[]> value) {
     double[] v = pairs.stream().mapToDouble(value).sorted().toArray();
     return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
-  }
-
-  private static void delete(Path dir) {
-    try (Stream<Path> all = Files.walk(dir)) {
-      for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    } catch (IOException e) {
-      // a temporary folder: the system clears it
-    }
   }
 }

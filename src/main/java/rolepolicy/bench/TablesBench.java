@@ -9,11 +9,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.stream.Stream;
+import rolepolicy.generate.RunTemp;
 import rolepolicy.tablescore.KeyColumns;
 import rolepolicy.tablescore.NormalisingJudge;
 import rolepolicy.tablescore.Summary;
@@ -38,7 +37,7 @@ public final class TablesBench {
   public int run(PrintWriter w) throws IOException {
     KeyColumns keys = new KeyColumns(Map.of("cspaper", "pdf_filename"),
         Map.of("drug", "generic_name", "institution", "institution_name"));
-    Path work = Files.createTempDirectory("rolepolicy-bench-tables");
+    Path work = RunTemp.systemFolder("rolepolicy-bench-tables");
     try {
       UdaBench.Options options = new UdaBench.Options(root, List.of(), null, work.resolve("out"), keys,
           new NormalisingJudge(1e-6), "normalising", 60);
@@ -71,11 +70,7 @@ public final class TablesBench {
       w.printf(Locale.ROOT, "peak heap:                           %d MB%n", peakHeap() / (1024 * 1024));
       return 0;
     } finally {
-      try (Stream<Path> files = Files.walk(work)) {
-        for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-          Files.deleteIfExists(p);
-        }
-      }
+      RunTemp.release(work);
     }
   }
 

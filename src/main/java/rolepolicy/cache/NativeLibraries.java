@@ -137,6 +137,7 @@ public final class NativeLibraries {
         }
         Files.createDirectories(folder);
         Path temp = Files.createTempFile(folder, target.getFileName().toString(), ".part");
+        temp.toFile().deleteOnExit(); // a copy cut short by an exit
         try (InputStream in = connection.getInputStream()) {
           Files.copy(in, temp, StandardCopyOption.REPLACE_EXISTING);
           Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);

@@ -24,6 +24,7 @@ import rolepolicy.engine.RuleBase;
 import rolepolicy.generate.DatasetGenerator;
 import rolepolicy.generate.QuestionGenerator;
 import rolepolicy.generate.QuestionGenerator.Facts;
+import rolepolicy.generate.RunTemp;
 import rolepolicy.spider.Schema;
 import rolepolicy.spider.SchemaReader;
 
@@ -74,7 +75,7 @@ public final class BenchFactsCommand implements Callable<Integer> {
     KieBase ruleBase = RuleBase.load(ruleFiles.rules);
     QuestionEngine engine = new QuestionEngine(ruleBase);
     int workers = threads != null ? threads : GenerateCommand.defaultThreads();
-    Path dir = Files.createTempDirectory("rolepolicy-bench-facts");
+    Path dir = RunTemp.systemFolder("rolepolicy-bench-facts");
     List<Runnable> passes = new ArrayList<>();
     List<Integer> sizes = new ArrayList<>();
     for (Workload w : workloads) {
@@ -104,12 +105,7 @@ public final class BenchFactsCommand implements Callable<Integer> {
         rates.get(w).add(sizes.get(w) / ((System.nanoTime() - start) / 1e9));
       }
     }
-    try (var files = Files.list(dir)) {
-      for (Path file : files.toList()) {
-        Files.delete(file);
-      }
-    }
-    Files.delete(dir);
+    RunTemp.release(dir);
     out.printf(Locale.ROOT, "%d worker threads, %d untimed and %d timed passes each, interleaved; load average %.1f%n",
         workers, warmup, runs, ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     double baseline = Spread.of(rates.get(0)).median();

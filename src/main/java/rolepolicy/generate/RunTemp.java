@@ -41,6 +41,16 @@ public final class RunTemp {
     return folder;
   }
 
+  /**
+   * A new folder in the system's temporary folder (a benchmark's work), removed on exit — Ctrl-C
+   * included — unless {@link #release}d first, which its maker does when done.
+   */
+  public static Path systemFolder(String prefix) throws IOException {
+    Path folder = Files.createTempDirectory(prefix);
+    register(folder, "its work folder " + folder + " was removed");
+    return folder;
+  }
+
   /** A new temporary folder in {@code dir}, not registered: its maker undoes it on exit. */
   static Path newFolder(Path dir) throws IOException {
     Files.createDirectories(dir);

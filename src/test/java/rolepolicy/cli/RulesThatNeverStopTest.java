@@ -75,7 +75,7 @@ class RulesThatNeverStopTest {
     Path out = dir.resolve("out");
     Path tmp = Files.createDirectories(dir.resolve("tmp"));
 
-    ToolProcess tool = ToolProcess.start(tmp, dir.resolve("cache"), dir.resolve("stderr.txt"), List.of("generate",
+    ToolProcess tool = ToolProcess.start(tmp, dir.resolve("cache"), dir.resolve("logs"), List.of("generate",
         "--rules", rules.toString(), "--out", out.toString(), "--threads", "1", "--rule-timeout", "1"));
     int code = tool.await(120);
 

@@ -12,17 +12,22 @@ import java.util.concurrent.TimeUnit;
  * The tool run in a JVM of its own (from the test class path), with its own temporary folder and
  * cache folder: for what a process does at its end (exit, Ctrl-C, an action that never returns).
  */
-record ToolProcess(Process process, Path stderr) {
-  /** Starts {@code args} with {@code tmp} as java.io.tmpdir and {@code cache} as the cache folder. */
-  static ToolProcess start(Path tmp, Path cache, Path stderr, List<String> args) throws IOException {
+record ToolProcess(Process process, Path stdout, Path stderr) {
+  /**
+   * Starts {@code args} with {@code tmp} as java.io.tmpdir and {@code cache} as the cache folder,
+   * its output in {@code logs}/stdout.txt and stderr.txt.
+   */
+  static ToolProcess start(Path tmp, Path cache, Path logs, List<String> args) throws IOException {
     List<String> command = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-XX:TieredStopAtLevel=1",
         "-Djava.io.tmpdir=" + tmp, "-Drolepolicy.cache=" + cache, "-cp", System.getProperty("java.class.path"),
         Main.class.getName()));
     command.addAll(args);
-    Process p = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-        .redirectError(stderr.toFile()).start();
-    return new ToolProcess(p, stderr);
+    Files.createDirectories(logs);
+    Path stdout = logs.resolve("stdout.txt");
+    Path stderr = logs.resolve("stderr.txt");
+    Process p = new ProcessBuilder(command).redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
+    return new ToolProcess(p, stdout, stderr);
   }
 
   /** Ctrl-C: INT, or TERM where the process was started with INT ignored (as a background job); the shutdown hooks run on either. */
@@ -48,6 +53,10 @@ record ToolProcess(Process process, Path stderr) {
       throw new AssertionError("the tool did not stop within " + seconds + " s");
     }
     return process.exitValue();
+  }
+
+  String out() throws IOException {
+    return Files.readString(stdout, StandardCharsets.UTF_8);
   }
 
   String err() throws IOException {
