@@ -587,12 +587,28 @@ public final class GenerateBench {
         .redirectError(stderr.toFile())
         .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
         .start();
-    int code = process.waitFor();
+    RunTemp.register(process, () -> stop(process), "the child process it ran (" + command.get(0) + ") was stopped");
+    int code;
+    try {
+      code = process.waitFor();
+    } finally {
+      RunTemp.forget(process);
+    }
     double seconds = (System.nanoTime() - start) / 1e9;
     Child child = new Child(seconds, code, Files.readString(stdout), Files.readString(stderr));
     Files.delete(stdout);
     Files.delete(stderr);
     return child;
+  }
+
+  /** Stops a child process as Ctrl-C would (its own shutdown hooks run), and waits a while for it. */
+  private static void stop(Process process) {
+    process.destroy();
+    try {
+      process.waitFor(10, java.util.concurrent.TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private interface Work {

@@ -181,13 +181,17 @@ public final class RunTemp {
     LIVE.putAll(taken);
   }
 
-  /** Undoes everything still registered, saying what each was; what the shutdown hook does. */
+  /**
+   * Undoes everything still registered, the last registered first (a child process before the
+   * folder it writes into), saying what each was; what the shutdown hook does.
+   */
   static void undoAll(PrintStream err) {
     List<Pending> live;
     synchronized (RunTemp.class) {
       live = new ArrayList<>(LIVE.values());
       LIVE.clear();
     }
+    java.util.Collections.reverse(live);
     for (Pending pending : live) {
       pending.undo().run();
       err.println("rolepolicy: stopped before the end: " + pending.whatIfInterrupted());
