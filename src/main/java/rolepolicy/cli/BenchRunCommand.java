@@ -46,8 +46,6 @@ public final class BenchRunCommand implements Callable<Integer> {
   @Range(min = 1)
   Integer limit;
 
-  @Mixin ForceOption force;
-
   @Override
   public Integer call() {
     CaseBank.Policy policy = fewShot.retrievalPolicy();

@@ -99,7 +99,12 @@ public final class Main {
       checkRanges(parsed);
       try {
         RuleLimits.set(ruleLimits(parsed));
-        return OutputGuard.with(guard(parsed), () -> new CommandLine.RunLast().execute(parsed));
+        OutputGuard guard = guard(parsed);
+        OptionSpec outOption = deepest(parsed).commandSpec().findOption("--out");
+        if (outOption != null && outOption.getValue() instanceof Path folder) {
+          guard.checkOutputFolder(folder);
+        }
+        return OutputGuard.with(guard, () -> new CommandLine.RunLast().execute(parsed));
       } catch (CommandLine.ParameterException | CommandLine.ExecutionException e) {
         throw e;
       } catch (Exception e) {

@@ -94,6 +94,14 @@ public final class OutputGuard {
     }
   }
 
+  /**
+   * Refuses, before any work, an output folder that is an input or lies inside one (its files are
+   * checked again, each against the inputs and the marker, when written).
+   */
+  public void checkOutputFolder(Path folder) {
+    checkNotAnInput(folder);
+  }
+
   private void checkNotAnInput(Path target) {
     Path real = real(target);
     for (Input input : inputs) {

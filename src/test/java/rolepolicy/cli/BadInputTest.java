@@ -399,7 +399,7 @@ class BadInputTest {
 
     Result r = run();
 
-    assertError(r, 2, spider.resolve("dev.json") + ": this output would be written inside an input folder, --spider " + spider);
+    assertError(r, 2, spider + ": this output would be written over an input, --spider " + spider);
     assertArrayEquals(dev, Files.readAllBytes(spider.resolve("dev.json")), "Spider's dev.json is as it was");
     assertEquals(Set.of("dev.json", "tables.json"), namesIn(spider));
   }

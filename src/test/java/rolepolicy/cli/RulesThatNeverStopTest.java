@@ -63,6 +63,29 @@ class RulesThatNeverStopTest {
   }
 
   @Test
+  void rulesThatFireOnPastTheTimeLimitAreHalted() throws IOException {
+    addRule("""
+        rule "A slow rule touched again"
+        when
+          $r : ColumnRef()
+        then
+          Thread.sleep(5);
+          update($r);
+        end
+        """);
+    Path out = dir.resolve("out");
+
+    CommandRun r = CommandRun.of("generate", "--rules", rules.toString(), "--out", out.toString(), "--threads", "1",
+        "--rule-timeout", "0.5");
+
+    assertEquals(1, r.code(), r.err());
+    assertTrue(r.err().startsWith("error: data/spider/dev.json: record #1 (dev_0001): the rules ran past the time limit of"
+        + " 0.5 s (--rule-timeout), and were stopped; the rules that fired most in the last moment: "
+        + rules.resolve("permissions.drl") + ": rule \"A slow rule touched again\""), r.err());
+    assertFalse(Files.exists(out), "nothing written");
+  }
+
+  @Test
   void anActionThatNeverReturnsEndsTheRunAtTheTimeLimit() throws Exception {
     addRule("""
         rule "A loop that never ends"
