@@ -6,7 +6,7 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * The values a numeric option takes. Before any command runs, {@link Main} refuses a value outside
+ * The values a numeric option takes. Before any command runs, {@link Preflight} refuses a value outside
  * them with exit 2 and a message naming the option.
  */
 @Retention(RetentionPolicy.RUNTIME)

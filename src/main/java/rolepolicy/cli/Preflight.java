@@ -1,0 +1,124 @@
+package rolepolicy.cli;
+
+import java.lang.reflect.Field;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Set;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Model.PositionalParamSpec;
+import picocli.CommandLine.ParseResult;
+import rolepolicy.engine.RuleLimits;
+import rolepolicy.generate.OutputGuard;
+
+/**
+ * What is checked and set before any command runs, from its parsed command line: every numeric
+ * option within its {@link Range} (else exit 2 naming it), the rule limits, and the output guard
+ * (its inputs found from the path options; an {@code --out} that is one, or lies in one, refused
+ * now). The command then runs with them.
+ */
+final class Preflight {
+  private Preflight() {}
+
+  /** The execution strategy of the command line: the checks, then the command. */
+  static int execute(ParseResult parsed) {
+    checkRanges(parsed);
+    try {
+      RuleLimits.set(ruleLimits(parsed));
+      OutputGuard guard = guard(parsed);
+      OptionSpec out = deepest(parsed).commandSpec().findOption("--out");
+      if (out != null && out.getValue() instanceof Path folder) {
+        guard.checkOutputFolder(folder);
+      }
+      return OutputGuard.with(guard, () -> new CommandLine.RunLast().execute(parsed));
+    } catch (CommandLine.ParameterException | CommandLine.ExecutionException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new CommandLine.ExecutionException(parsed.commandSpec().commandLine(), e.toString(), e);
+    } finally {
+      RuleLimits.set(null);
+    }
+  }
+
+  /** The path options that name what a command writes (or caches), not what it reads. */
+  private static final Set<String> WRITTEN = Set.of("--out", "--audit", "--work", "--cache", "--judge-cache");
+
+  /**
+   * The command's output guard: every path option and parameter it was given or defaults to is an
+   * input, but for those naming what it writes ({@link #WRITTEN}, and a command's own {@link Writes}).
+   */
+  private static OutputGuard guard(ParseResult parsed) {
+    ParseResult command = deepest(parsed);
+    CommandSpec spec = command.commandSpec();
+    Set<String> written = spec.userObject() instanceof Writes writes ? writes.writtenOptions() : Set.of();
+    List<OutputGuard.Input> inputs = new ArrayList<>();
+    boolean force = false;
+    for (ArgSpec arg : spec.args()) {
+      String name = arg instanceof OptionSpec option ? option.longestName() : ((PositionalParamSpec) arg).paramLabel();
+      if (name.equals("--force")) {
+        force = Boolean.TRUE.equals(arg.getValue());
+      }
+      if (WRITTEN.contains(name) || written.contains(name)) {
+        continue;
+      }
+      Object value = arg.getValue();
+      if (value instanceof Path path) {
+        inputs.add(new OutputGuard.Input(name, path));
+      } else if (value instanceof Collection<?> values) {
+        values.stream().filter(Path.class::isInstance).forEach(p -> inputs.add(new OutputGuard.Input(name, (Path) p)));
+      }
+    }
+    return new OutputGuard(inputs, force);
+  }
+
+  /** The command's --rule-firings and --rule-timeout, or null (the defaults) without them. */
+  private static RuleLimits ruleLimits(ParseResult parsed) {
+    CommandSpec spec = deepest(parsed).commandSpec();
+    OptionSpec firings = spec.findOption("--rule-firings");
+    OptionSpec seconds = spec.findOption("--rule-timeout");
+    return firings == null || seconds == null ? null
+        : new RuleLimits(firings.<Integer>getValue(), seconds.<Double>getValue());
+  }
+
+  private static ParseResult deepest(ParseResult parsed) {
+    ParseResult command = parsed;
+    while (command.subcommand() != null) {
+      command = command.subcommand();
+    }
+    return command;
+  }
+
+  /** Refuses a numeric option's value outside its {@link Range}, naming the option (exit 2). */
+  private static void checkRanges(ParseResult parsed) {
+    ParseResult command = deepest(parsed);
+    for (OptionSpec option : command.commandSpec().options()) {
+      Range range = option.userObject() instanceof Field field ? field.getAnnotation(Range.class) : null;
+      if (range == null || !(option.getValue() instanceof Number number)) {
+        continue;
+      }
+      double value = number.doubleValue();
+      boolean low = range.aboveMin() ? !(value > range.min()) : !(value >= range.min());
+      if (low || value > range.max()) {
+        throw new CommandLine.ParameterException(command.commandSpec().commandLine(),
+            option.longestName() + " must be " + describe(range) + ", not " + number(value));
+      }
+    }
+  }
+
+  private static String describe(Range range) {
+    String min = number(range.min());
+    String max = number(range.max());
+    if (range.max() == Double.POSITIVE_INFINITY) {
+      return range.aboveMin() ? "above " + min : "at least " + min;
+    }
+    return range.aboveMin() ? "above " + min + " and at most " + max : "from " + min + " to " + max;
+  }
+
+  private static String number(double value) {
+    return value == Math.rint(value) ? String.valueOf((long) value) : String.valueOf(value);
+  }
+}
