@@ -23,7 +23,8 @@ public final class ClassDataRun {
 
   public static void main(String[] args) throws IOException {
     Path out = Path.of(args[0]);
-    rolepolicy.generate.OwnedFolder.deleteTree(out); // the build's own folder, made anew: a run of an earlier build left it
+    // made anew each build: only a folder this run made before, or an empty one, is replaced
+    rolepolicy.generate.OwnedFolder.recreate(out, "class-data-run", "OUT");
     Path cache = out.resolve("cache");
     PrintWriter stdout = new PrintWriter(System.out, true);
     PrintWriter stderr = new PrintWriter(System.err, true);

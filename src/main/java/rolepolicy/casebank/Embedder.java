@@ -131,12 +131,16 @@ public final class Embedder {
           OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
         options.setIntraOpNumThreads(1);
         OrtEnvironment environment = OrtEnvironment.getEnvironment();
-        encoder = new OnnxBertBiEncoder(environment, environment.createSession(onnx.readAllBytes(), options), tokenizer,
-            PoolingMode.MEAN);
+        byte[] model = onnx.readAllBytes();
+        // an exit while ONNX Runtime builds the session crashes the JVM in native code: the exit waits for it
+        encoder = new OnnxBertBiEncoder(environment,
+            rolepolicy.cache.NativeLibraries.loading(() -> environment.createSession(model, options)), tokenizer, PoolingMode.MEAN);
       } catch (IOException e) {
         throw new UncheckedIOException("reading the embedding model from the jar", e);
       } catch (OrtException e) {
         throw new IllegalStateException("loading the embedding model: " + e.getMessage(), e);
+      } catch (Exception e) {
+        throw new IllegalStateException("loading the embedding model: " + e, e);
       }
     }
 

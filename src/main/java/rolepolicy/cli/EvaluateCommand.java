@@ -23,6 +23,7 @@ import rolepolicy.evaluate.Evaluator;
 import rolepolicy.evaluate.GoldRecord;
 import rolepolicy.evaluate.PredictionReader;
 import rolepolicy.generate.AtomicOutput;
+import rolepolicy.generate.OutputGuard;
 import rolepolicy.spider.InputException;
 import rolepolicy.spider.SchemaReader;
 
@@ -64,6 +65,7 @@ public final class EvaluateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    OutputGuard.current().checkFiles(out, Evaluation.METRICS, Evaluation.PER_QUESTION);
     if (databases.dir != null && !Files.isDirectory(databases.dir)) {
       throw new InputException(databases.dir + ": database folder not found");
     }

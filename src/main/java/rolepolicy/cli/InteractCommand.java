@@ -34,6 +34,7 @@ import rolepolicy.evaluate.PredictionReader;
 import rolepolicy.evaluate.QuestionScorer;
 import rolepolicy.generate.AtomicOutput;
 import rolepolicy.generate.DatasetWriter;
+import rolepolicy.generate.OutputGuard;
 import rolepolicy.interact.InteractLoop;
 import rolepolicy.interact.InteractQuestion;
 import rolepolicy.interact.InteractRun;
@@ -176,6 +177,7 @@ public final class InteractCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    OutputGuard.current().checkFiles(out, "log.json", "summary.json", "rounds.png");
     ResultComparison mode = switch (comparison) {
       case "authors" -> ResultComparison.AUTHORS;
       case "strict" -> ResultComparison.STRICT;

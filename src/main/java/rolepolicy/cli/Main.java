@@ -55,7 +55,6 @@ public final class Main {
 
   public static void main(String[] args) {
     rolepolicy.cache.CacheFolder.enable();
-    rolepolicy.cache.NativeLibraries.useCacheFolder(rolepolicy.cache.CacheFolder.folder());
     RuleLimits.onStuck(message -> {
       System.err.println("error: " + message);
       System.err.flush();

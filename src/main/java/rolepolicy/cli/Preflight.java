@@ -12,6 +12,8 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Model.PositionalParamSpec;
 import picocli.CommandLine.ParseResult;
+import rolepolicy.cache.CacheFolder;
+import rolepolicy.cache.NativeLibraries;
 import rolepolicy.engine.RuleLimits;
 import rolepolicy.generate.OutputGuard;
 
@@ -27,6 +29,7 @@ final class Preflight {
   /** The execution strategy of the command line: the checks, then the command. */
   static int execute(ParseResult parsed) {
     checkRanges(parsed);
+    nativeLibraries(deepest(parsed));
     try {
       RuleLimits.set(ruleLimits(parsed));
       OutputGuard guard = guard(parsed);
@@ -73,6 +76,22 @@ final class Preflight {
       }
     }
     return new OutputGuard(inputs, force);
+  }
+
+  /**
+   * The native libraries from the cache folder: the command's {@code --cache}, none with {@code
+   * --no-cache}, else the tool's (none where it is off); not for help, which loads none.
+   */
+  private static void nativeLibraries(ParseResult command) {
+    if (command.isUsageHelpRequested() || command.isVersionHelpRequested()) {
+      return;
+    }
+    OptionSpec noCache = command.commandSpec().findOption("--no-cache");
+    OptionSpec cache = command.commandSpec().findOption("--cache");
+    if (noCache != null && Boolean.TRUE.equals(noCache.getValue())) {
+      return;
+    }
+    NativeLibraries.useCacheFolder(cache != null && cache.getValue() instanceof Path folder ? folder : CacheFolder.folder());
   }
 
   /** The command's --rule-firings and --rule-timeout, or null (the defaults) without them. */

@@ -50,7 +50,7 @@ public final class AtomicOutput implements AutoCloseable {
     if (staged.containsKey(absolute)) {
       throw new IllegalArgumentException(target + " is already an output of this run");
     }
-    guard.checkFile(target);
+    guard.checkFile(absolute); // the file that will be written, as the moves below name it
     Path dir = absolute.getParent();
     try {
       List<Path> missing = new ArrayList<>();

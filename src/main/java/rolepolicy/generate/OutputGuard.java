@@ -62,6 +62,16 @@ public final class OutputGuard {
   }
 
   /**
+   * {@link #checkFile} of each named file in {@code folder}, for a command that writes them only
+   * at its end: called at its start, so that a refusal costs no work.
+   */
+  public void checkFiles(Path folder, String... names) {
+    for (String name : names) {
+      checkFile(folder.resolve(name).toAbsolutePath().normalize());
+    }
+  }
+
+  /**
    * Checks a log a run appends to as it goes (and reads back to resume): refused like an output
    * file. True when one this tool wrote stands there to go on from; false when it is to be started
    * anew (none there, or another's that {@code --force} lets it replace). The caller records it
@@ -69,10 +79,22 @@ public final class OutputGuard {
    */
   public boolean continueLog(Path log) {
     checkNotAnInput(log);
-    if (!Files.exists(log, LinkOption.NOFOLLOW_LINKS) || OwnedFolder.wrote(log)) {
-      return Files.exists(log, LinkOption.NOFOLLOW_LINKS);
+    if (!Files.exists(log, LinkOption.NOFOLLOW_LINKS)) {
+      return false;
     }
-    checkFile(log); // refused, unless --force
+    if (OwnedFolder.wrote(log) && !Files.isSymbolicLink(log)) {
+      return true;
+    }
+    if (!force) {
+      throw new OutputRefused(log + ": this file was not written by rolepolicy (" + (Files.isSymbolicLink(log)
+          ? "a symbolic link" : "its folder's " + OwnedFolder.MARKER + " does not name it") + "), so it is neither read nor"
+          + " written; choose another output folder, or give --force to replace it");
+    }
+    try { // replaced, never written through: a link goes, not the file it names
+      Files.delete(log);
+    } catch (IOException e) {
+      throw new OutputRefused(log + ": cannot replace it (" + e.getMessage() + ")");
+    }
     return false;
   }
 
@@ -111,8 +133,8 @@ public final class OutputGuard {
             + input.path() + " (both are " + in + "); choose another output");
       }
       if (real.startsWith(in)) {
-        throw new OutputRefused(target + ": this output would be written inside an input folder, " + input.option()
-            + " " + input.path() + " (" + in + "); choose another output");
+        throw new OutputRefused(target + ": this output would be written inside an input " + (Files.isDirectory(in)
+            ? "folder" : "file's path") + ", " + input.option() + " " + input.path() + " (" + in + "); choose another output");
       }
     }
   }

@@ -54,6 +54,7 @@ public final class OwnedFolder {
    * already {@code command}'s (so that the command may replace what it wrote there); it is marked.
    */
   public static Path claim(Path dir, String command, String option) {
+    OutputGuard.current().checkFolder(dir); // its files are written as the command goes: no input may lie in it
     checkReplaceable(dir, command, option);
     try {
       Files.createDirectories(dir);
@@ -140,6 +141,9 @@ public final class OwnedFolder {
     }
     new TreeSet<>(files).forEach(name -> text.append(FILE).append(name).append('\n'));
     Path temp = Files.createTempFile(dir, MARKER, ".tmp");
+    if (Files.getFileStore(temp).supportsFileAttributeView("posix")) {
+      Files.setPosixFilePermissions(temp, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+    }
     try {
       Files.writeString(temp, text, StandardCharsets.UTF_8);
       Files.move(temp, dir.resolve(MARKER), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);

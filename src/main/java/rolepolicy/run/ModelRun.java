@@ -37,6 +37,7 @@ import rolepolicy.evaluate.Evaluator;
 import rolepolicy.evaluate.GoldRecord;
 import rolepolicy.generate.AtomicOutput;
 import rolepolicy.generate.DatasetWriter;
+import rolepolicy.generate.OutputGuard;
 import rolepolicy.llm.ChatEndpoint;
 import rolepolicy.llm.EndpointException;
 import rolepolicy.llm.ModelAnswer;
@@ -169,6 +170,7 @@ public final class ModelRun {
 
   /** Runs every question, writes the run folder, and says what it did. */
   public Summary run() {
+    OutputGuard.current().checkFiles(settings.out(), PROMPTS, PREDICTIONS, Evaluation.METRICS, Evaluation.PER_QUESTION, RUN);
     List<GoldRecord> gold = Evaluator.readDataset(settings.dataset()).subList(0, records.size());
     AtomicInteger sent = new AtomicInteger();
     AtomicInteger reused = new AtomicInteger();

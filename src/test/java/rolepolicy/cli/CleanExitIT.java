@@ -1,7 +1,6 @@
 package rolepolicy.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -148,7 +147,8 @@ class CleanExitIT {
     Thread.sleep(Math.max(300, millis / 2));
     stopped.interrupt();
     int stoppedCode = stopped.await(300);
-    assertNotEquals(Main.INTERNAL_ERROR, stoppedCode, stopped.err());
+    // done before the signal, the error a stop may cause (an unfinished input read), or the signal: no crash, no bug
+    assertTrue(List.of(0, 1, 130, 143).contains(stoppedCode), name + " stopped: exit " + stoppedCode + "\n" + stopped.err());
     assertNothingLeft(name + " stopped after " + Math.max(300, millis / 2) + " ms", root.resolve(name + "-stopped"));
   }
 

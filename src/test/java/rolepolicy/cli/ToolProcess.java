@@ -20,7 +20,8 @@ record ToolProcess(Process process, Path stdout, Path stderr) {
   static ToolProcess start(Path tmp, Path cache, Path logs, List<String> args) throws IOException {
     List<String> command = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-XX:TieredStopAtLevel=1",
-        "-Djava.io.tmpdir=" + tmp, "-Drolepolicy.cache=" + cache, "-cp", System.getProperty("java.class.path"),
+        "-Djava.io.tmpdir=" + tmp, "-Drolepolicy.cache=" + cache, "-XX:ErrorFile=" + logs.resolve("hs_err_pid%p.log"),
+        "-cp", System.getProperty("java.class.path"),
         Main.class.getName()));
     command.addAll(args);
     Files.createDirectories(logs);
