@@ -118,6 +118,36 @@ class OutputGuardTest {
     assertEquals(java.util.Set.of("train.json"), texts(bank).keySet());
   }
 
+  @Test
+  void anOutFolderNamedThroughALinksParentIsCheckedWhereItWrites() throws IOException {
+    Files.createDirectories(dir.resolve("a/b"));
+    Files.createSymbolicLink(dir.resolve("l"), dir.resolve("a/b"));
+    Files.writeString(dir.resolve("dev.json"), "mine\n");
+
+    CommandRun r = CommandRun.of("generate", "--spider", spider.toString(), "--out", dir.resolve("l/..").toString());
+
+    assertEquals(2, r.code(), r.err());
+    assertTrue(r.err().startsWith("error: " + dir.resolve("dev.json") + ": this file was not written by rolepolicy"), r.err());
+    assertEquals("mine\n", Files.readString(dir.resolve("dev.json")));
+  }
+
+  @Test
+  void evaluateRefusesAUsersMetricsBeforeItScores() throws Exception {
+    Path dataset = dir.resolve("dev-records.json");
+    DatasetWriter.JSON.writeValue(dataset.toFile(), SpiderRun.first("dev", "dev.json", 5));
+    Path predictions = Files.writeString(dir.resolve("pred.txt"), "SELECT 1\n".repeat(5));
+    Path out = Files.createDirectories(dir.resolve("scored"));
+    Files.writeString(out.resolve("metrics.json"), "{\"mine\": true}\n");
+
+    CommandRun r = CommandRun.of("evaluate", "--dataset", dataset.toString(), "--pred", predictions.toString(), "--tables",
+        "data/spider/tables.json", "--out", out.toString());
+
+    assertEquals(2, r.code(), r.err());
+    assertTrue(r.err().startsWith("error: " + out.resolve("metrics.json") + ": this file was not written by rolepolicy"), r.err());
+    assertEquals("", r.out(), "nothing scored");
+    assertEquals(Map.of("metrics.json", "{\"mine\": true}\n"), texts(out));
+  }
+
   private static void assertSame(Map<String, byte[]> before, Map<String, byte[]> after) {
     assertEquals(before.keySet(), after.keySet());
     before.forEach((name, bytes) -> assertArrayEquals(bytes, after.get(name), name + " changed"));

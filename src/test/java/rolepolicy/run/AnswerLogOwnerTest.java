@@ -1,6 +1,7 @@
 package rolepolicy.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import rolepolicy.generate.OutputGuard;
 import rolepolicy.generate.OutputRefused;
+import rolepolicy.generate.OwnedFolder;
 
 /** A run's answer log is only ever one it wrote: another file of its name is neither read nor appended to. */
 class AnswerLogOwnerTest {
@@ -53,5 +55,20 @@ class AnswerLogOwnerTest {
       log.append(new AnswerLog.Entry("k2", "dev_0002", "answer", "m", "SELECT 2", "SQL", "SELECT 2", null, null, 3, 2, 10L, 0, null, null));
     }
     assertEquals(2, Files.readAllLines(dir.resolve(AnswerLog.FILE)).size());
+  }
+
+  @Test
+  void aLinkNamedLikeTheLogIsNeverWrittenThrough() throws Exception {
+    Path precious = Files.writeString(dir.resolve("precious.txt"), "mine\n");
+    Path run = Files.createDirectories(dir.resolve("run"));
+    Files.createSymbolicLink(run.resolve(AnswerLog.FILE), precious);
+    OwnedFolder.recordWritten(List.of(run.resolve(AnswerLog.FILE))); // even named in the marker
+
+    assertThrows(OutputRefused.class, () -> OutputGuard.with(new OutputGuard(List.of(), false), () -> AnswerLog.open(run)));
+    try (AnswerLog log = OutputGuard.with(new OutputGuard(List.of(), true), () -> AnswerLog.open(run))) {
+      log.append(entry());
+    }
+    assertEquals("mine\n", Files.readString(precious));
+    assertFalse(Files.isSymbolicLink(run.resolve(AnswerLog.FILE)), "the link is replaced by the log");
   }
 }
