@@ -10,6 +10,7 @@ import picocli.CommandLine.Model.UsageMessageSpec;
 import rolepolicy.engine.RuleFileException;
 import rolepolicy.engine.RuleLimits;
 import rolepolicy.generate.OutputRefused;
+import rolepolicy.generate.RunTemp;
 import rolepolicy.llm.EndpointException;
 import rolepolicy.spider.InputException;
 
@@ -50,6 +51,9 @@ public final class Main {
   /** Exit code for a bad command line: an unknown option, a value out of range, an output refused. */
   public static final int USAGE = 2;
 
+  /** Exit code of a run stopped by Ctrl-C, as a shell reports one (128 + SIGINT). */
+  public static final int INTERRUPTED = 130;
+
   /** Exit code for an unexpected failure (a bug). */
   public static final int INTERNAL_ERROR = 70;
 
@@ -85,6 +89,9 @@ public final class Main {
     cli.setExecutionStrategy(Preflight::execute);
     cli.setExecutionExceptionHandler(
         (e, commandLine, parseResult) -> {
+          if (RunTemp.isStopping()) { // Ctrl-C: the hook has said what it removed; a step cut short is no bug
+            return INTERRUPTED;
+          }
           if (e instanceof OutputRefused) {
             err.println("error: " + e.getMessage());
             return USAGE;

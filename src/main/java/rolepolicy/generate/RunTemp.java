@@ -145,6 +145,11 @@ public final class RunTemp {
     stopping = true;
   }
 
+  /** Whether the shutdown hook has begun: the process is ending (Ctrl-C), and what fails now fails for that. */
+  public static synchronized boolean isStopping() {
+    return stopping;
+  }
+
   /** Undoes {@link #beginStopping} (for tests, which stand in for the hook). */
   static synchronized void resume() {
     stopping = false;
@@ -227,8 +232,9 @@ public final class RunTemp {
       for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
         Files.deleteIfExists(p);
       }
-    } catch (IOException e) {
-      // best effort: a leftover is swept by the next run
+    } catch (IOException | java.io.UncheckedIOException e) {
+      // best effort (another thread may be removing it too, as the walk goes): a caller that must see
+      // it gone calls again, and a leftover is swept by the next run
     }
   }
 }
