@@ -62,6 +62,9 @@ public final class NativeLibraries {
   public static <T> T loading(java.util.concurrent.Callable<T> load) throws Exception {
     CountDownLatch done = new CountDownLatch(1);
     synchronized (LOADING) {
+      if (exiting) {
+        throw new IllegalStateException("the run is stopping: no more native work");
+      }
       if (!hooked) {
         hooked = true;
         Runtime.getRuntime().addShutdownHook(new Thread(NativeLibraries::awaitLoads, "native-library-copies"));
@@ -72,12 +75,19 @@ public final class NativeLibraries {
       return load.call();
     } finally {
       done.countDown();
+      synchronized (LOADING) {
+        UNDER_WAY.remove(done);
+      }
     }
   }
+
+  /** Set when the process begins to exit: no native call begins after it. */
+  private static boolean exiting;
 
   private static void awaitLoads() {
     List<CountDownLatch> all;
     synchronized (LOADING) {
+      exiting = true;
       all = List.copyOf(UNDER_WAY);
     }
     for (CountDownLatch done : all) {

@@ -62,7 +62,7 @@ public final class Embedder {
     used.add(text);
     float[] vector = known.get(text);
     if (vector == null) {
-      vector = model.embed(text).content().vector(); // outside the map: other threads embed meanwhile
+      vector = natively(() -> model.embed(text).content().vector()); // outside the map: other threads embed meanwhile
       if (known.putIfAbsent(text, vector) == null) {
         computed.incrementAndGet();
       }
@@ -78,11 +78,29 @@ public final class Embedder {
     if (missing.isEmpty()) {
       return;
     }
-    var vectors = model.embedAll(missing.stream().map(TextSegment::from).toList()).content();
-    for (int i = 0; i < missing.size(); i++) {
-      if (known.putIfAbsent(missing.get(i), vectors.get(i).vector()) == null) {
-        computed.incrementAndGet();
+    // in batches, so that an exit (Ctrl-C), which waits for the native call under way, waits for one batch
+    for (int from = 0; from < missing.size(); from += BATCH) {
+      List<String> batch = missing.subList(from, Math.min(missing.size(), from + BATCH));
+      var vectors = natively(() -> model.embedAll(batch.stream().map(TextSegment::from).toList()).content());
+      for (int i = 0; i < batch.size(); i++) {
+        if (known.putIfAbsent(batch.get(i), vectors.get(i).vector()) == null) {
+          computed.incrementAndGet();
+        }
       }
+    }
+  }
+
+  /** Texts embedded in one native call of {@link #embedAll}. */
+  private static final int BATCH = 64;
+
+  /** A call into the model's native code, which an exit waits for (one in its middle crashes the JVM). */
+  private static <T> T natively(java.util.concurrent.Callable<T> call) {
+    try {
+      return rolepolicy.cache.NativeLibraries.loading(call);
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
     }
   }
 
