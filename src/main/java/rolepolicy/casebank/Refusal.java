@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.function.UnaryOperator;
+import rolepolicy.model.Aggregate;
+import rolepolicy.model.Role;
 
 /**
  * Why a case is REFUSE, in words a model can follow: the columns whose policy forbids what its
@@ -15,9 +17,6 @@ import java.util.function.UnaryOperator;
  */
 final class Refusal {
   private Refusal() {}
-
-  /** Spider's aggregate ids: 1 MAX, 2 MIN, 3 COUNT, 4 SUM, 5 AVG. */
-  private static final List<String> AGGREGATES = List.of("", "MAX", "MIN", "COUNT", "SUM", "AVG");
 
   /**
    * The reason, each column named by {@code name} (its key, {@code head.age}, or a placeholder);
@@ -43,13 +42,11 @@ final class Refusal {
   }
 
   private static String where(String role, int agg) {
-    return switch (role) {
-      case "SelectExpr" -> "in the SELECT list";
-      case "AggArg" -> agg > 0 && agg < AGGREGATES.size() ? "inside " + AGGREGATES.get(agg) + "(...)" : "inside an aggregate";
-      case "JoinCond" -> "in a JOIN condition";
-      case "WherePred" -> "in a WHERE filter";
-      default -> "as " + role.toLowerCase(Locale.ROOT);
-    };
+    Role named = Role.named(role);
+    if (named == null) {
+      return "as " + role.toLowerCase(Locale.ROOT);
+    }
+    return named.place(agg > 0 && agg <= Aggregate.AVG.id() ? Aggregate.of(agg) : Aggregate.NONE);
   }
 
   private static List<JsonNode> iterable(JsonNode array) {

@@ -12,10 +12,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.regex.Pattern;
 import org.sqlite.SQLiteConfig;
+import org.kie.api.KieBase;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -25,9 +24,10 @@ import picocli.CommandLine.Spec;
 import rolepolicy.engine.ColumnPolicy;
 import rolepolicy.engine.DatabasePolicies;
 import rolepolicy.engine.PolicyAssigner;
+import rolepolicy.engine.PolicyReview;
 import rolepolicy.engine.RuleBase;
-import rolepolicy.model.Policy;
 import rolepolicy.model.PolicyOverride;
+import rolepolicy.model.ReviewFlag;
 import rolepolicy.model.SchemaColumn;
 import rolepolicy.spider.InputException;
 import rolepolicy.spider.Schema;
@@ -54,27 +54,9 @@ public final class ReviewCommand implements Callable<Integer> {
   private static final int SAMPLES = 3;
   private static final int SAMPLE_WIDTH = 28;
 
-  /**
-   * Words that, found in a table's name, say that its rows are people. A heuristic for the flags
-   * only: it never changes a policy.
-   */
-  private static final Set<String> PERSON_WORDS =
-      Set.of(
-          "actor", "advisor", "architect", "artist", "author", "bandmate", "builder", "candidate",
-          "captain", "client", "climber", "coach", "conductor", "contact", "contestant", "customer",
-          "dependent", "director", "driver", "editor", "employee", "employees", "entrepreneur",
-          "faculty", "guest", "gymnast", "head", "highschooler", "host", "individual", "instructor",
-          "journalist", "manager", "member", "musician", "nurse", "owner", "participant", "patient",
-          "people", "performer", "perpetrator", "person", "physician", "pilot", "player",
-          "producer", "professional", "professor", "representative", "resident", "reviewer",
-          "scientist", "singer", "staff", "student", "swimmer", "teacher", "technician", "tutor",
-          "user", "visitor", "voter", "writer");
-
-  /** Column names that hold a person's name: a table that has one describes people. */
-  private static final Pattern PERSON_NAME_COLUMN =
-      Pattern.compile("(?i).*(first_?name|last_?name|given_?name|family_?name|surname|fname|lname)");
-
   @Spec CommandSpec spec;
+
+  private PolicyReview review;
 
   @Option(names = "--database", paramLabel = "ID", description = "Review only this database (default: all, in tables.json order).")
   String db;
@@ -114,9 +96,10 @@ public final class ReviewCommand implements Callable<Integer> {
     List<PolicyOverride> overrideList = overridesGiven ? policy.readOverrides() : List.of();
     String overridesSource = overridesGiven ? policy.overridesSource() : "no overrides";
     Path overridesFile = overridesGiven ? policy.overridesFile() : null;
+    KieBase rules = RuleBase.load(policy.rules);
     Map<String, DatabasePolicies> policies =
-        new PolicyAssigner(RuleBase.load(policy.rules))
-            .assign(schemas, overrideList, overridesSource);
+        new PolicyAssigner(rules).assign(schemas, overrideList, overridesSource);
+    review = new PolicyReview(rules);
 
     for (Schema schema : schemas.values()) {
       if (db == null || db.equals(schema.dbId())) {
@@ -195,6 +178,7 @@ public final class ReviewCommand implements Callable<Integer> {
 
   private void print(PrintWriter out, Schema schema, DatabasePolicies policies) {
     Path file = sqliteFile(schema.dbId());
+    Map<String, List<ReviewFlag>> flags = review.flags(schema, policies);
     List<Row> rows = new ArrayList<>();
     try (Samples samples = new Samples(file)) {
       for (ColumnPolicy c : policies.columns()) {
@@ -202,9 +186,9 @@ public final class ReviewCommand implements Callable<Integer> {
         rows.add(
             new Row(
                 c,
-                keyRole(schema, column),
+                PolicyReview.keyRole(schema, column),
                 samples.of(column.table(), column.name()),
-                flags(schema, c)));
+                flags.getOrDefault(column.key(), List.of()).stream().map(ReviewFlag::text).toList()));
       }
     }
     long flagged = rows.stream().filter(r -> !r.flags().isEmpty()).count();
@@ -254,77 +238,6 @@ public final class ReviewCommand implements Callable<Integer> {
         r.flags().forEach(f -> out.println("      flag: " + f));
       }
     }
-  }
-
-  /** PK, FK -> the column it references, referenced (by a foreign key), or "-". */
-  private static String keyRole(Schema schema, SchemaColumn column) {
-    List<String> roles = new ArrayList<>();
-    if (column.primaryKey()) {
-      roles.add("PK");
-    }
-    for (Schema.ForeignKey fk : schema.foreignKeys()) {
-      if (fk.column() == column.index()) {
-        SchemaColumn target = schema.column(fk.references());
-        roles.add("FK->" + target.table() + "." + target.name());
-      }
-    }
-    if (schema.foreignKeys().stream().anyMatch(fk -> fk.references() == column.index())) {
-      roles.add("referenced");
-    }
-    return roles.isEmpty() ? "-" : String.join(",", roles);
-  }
-
-  private static boolean isKey(Schema schema, SchemaColumn column) {
-    return column.primaryKey() || schema.inForeignKey(column.index());
-  }
-
-  /** Why a column's final policy looks suspicious; empty when it does not. */
-  private static List<String> flags(Schema schema, ColumnPolicy c) {
-    SchemaColumn column = c.column();
-    Policy policy = c.finalPolicy();
-    List<String> flags = new ArrayList<>();
-    if ((policy == Policy.Hidden || policy == Policy.AggOnly)
-        && !describesPeople(schema, column.table())) {
-      flags.add(
-          policy
-              + " in table "
-              + column.table()
-              + ", which does not look like it describes people (no person word in its name,"
-              + " no person-name column)");
-    }
-    if (policy == Policy.JoinOnly && !isKey(schema, column)) {
-      flags.add("JoinOnly but no key: not in primary_keys or foreign_keys");
-    }
-    if (policy == Policy.Public && isKey(schema, column)) {
-      flags.add("a key left Public: " + keyRole(schema, column));
-    }
-    return flags;
-  }
-
-  /** Whether a table's name has a person word, or it has a person-name column. */
-  static boolean describesPeople(Schema schema, String table) {
-    for (String word : words(table)) {
-      if (PERSON_WORDS.contains(word) || PERSON_WORDS.contains(singular(word))) {
-        return true;
-      }
-    }
-    return schema.columnsOf(table).stream()
-        .anyMatch(c -> PERSON_NAME_COLUMN.matcher(c.name()).matches());
-  }
-
-  /** A name's words, lower-cased: split at non-letters and at lower-to-upper case changes. */
-  private static List<String> words(String name) {
-    List<String> words = new ArrayList<>();
-    for (String part : name.split("[^A-Za-z]+|(?<=[a-z])(?=[A-Z])")) {
-      if (!part.isEmpty()) {
-        words.add(part.toLowerCase(Locale.ROOT));
-      }
-    }
-    return words;
-  }
-
-  private static String singular(String word) {
-    return word.endsWith("s") ? word.substring(0, word.length() - 1) : word;
   }
 
   /** Distinct sample values of a column, from the database opened read-only; nothing without one. */

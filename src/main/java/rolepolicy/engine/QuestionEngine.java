@@ -11,10 +11,12 @@ import rolepolicy.model.Decision;
 import rolepolicy.model.NegativeEdit;
 import rolepolicy.model.NegativeSearch;
 import rolepolicy.model.PolicedColumn;
+import rolepolicy.model.QueryFacts;
 import rolepolicy.model.QueryShape;
+import rolepolicy.model.QueryViolation;
 import rolepolicy.model.RewriteRound;
 import rolepolicy.model.Violation;
-import rolepolicy.spider.AstWalk;
+import rolepolicy.model.QueryFacts;
 
 /** Runs the permission, rewrite and negative rules over one query's facts. */
 public final class QuestionEngine {
@@ -28,14 +30,15 @@ public final class QuestionEngine {
   }
 
   /**
-   * Decides one rewrite round over a walked query; with {@code searchNegative} the negative rules
-   * choose an edit too.
+   * Decides one rewrite round over a query's facts and {@code extra} ones; with {@code
+   * searchNegative} the negative rules choose an edit too.
    */
   public Round decide(
-      AstWalk walk,
+      QueryFacts walk,
       DatabasePolicies policies,
       int step,
       boolean searchNegative,
+      List<Object> extra,
       Audit audit,
       String stage) {
     List<Object> facts = queryFacts(walk.refs(), walk.tables(), policies);
@@ -46,6 +49,7 @@ public final class QuestionEngine {
     if (searchNegative) {
       facts.add(new NegativeSearch());
     }
+    facts.addAll(extra);
     List<Object> after = sessions.fire(facts, audit, stage);
     List<Decision> decisions = Sessions.only(after, Decision.class);
     if (decisions.size() != 1) {
@@ -65,23 +69,43 @@ public final class QuestionEngine {
   }
 
   /**
-   * Runs the permission and rewrite rules over a query known only from its text (no AST), with
-   * extra facts such as a {@code ClarificationRequest}; returns every fact after firing.
+   * Runs the rules over a query's facts with the given column policies and extra facts (a {@code
+   * ClarificationRequest}), at a rewrite step; returns every fact after firing.
    */
   public List<Object> fireText(
-      List<ColumnRef> refs,
-      QueryShape shape,
+      QueryFacts query,
       List<PolicedColumn> columns,
       int step,
       List<Object> extra,
       Audit audit,
       String stage) {
-    List<Object> facts = new ArrayList<>(refs);
+    List<Object> facts = new ArrayList<>(query.refs());
     facts.addAll(columns);
-    facts.add(shape);
+    facts.add(query.shape());
     facts.add(new RewriteRound(step));
     facts.addAll(extra);
     return sessions.fire(facts, audit, stage);
+  }
+
+  /**
+   * What the permission rules make of a query: the violations of its references, in walk order,
+   * and those of the query as a whole ({@code SELECT *}).
+   */
+  public record Judgement(List<Violation> violations, List<QueryViolation> queryViolations) {
+    public boolean compliant() {
+      return violations.isEmpty() && queryViolations.isEmpty();
+    }
+  }
+
+  /** The permission rules' judgement of a query's facts, with the given column policies. */
+  public Judgement judge(QueryFacts query, List<PolicedColumn> columns, Audit audit, String stage) {
+    List<Object> facts = new ArrayList<>(query.refs());
+    facts.addAll(columns);
+    facts.add(query.shape());
+    List<Object> after = sessions.fire(facts, audit, stage);
+    List<QueryViolation> whole = Sessions.only(after, QueryViolation.class);
+    whole.sort(Comparator.comparing(QueryViolation::reason));
+    return new Judgement(inWalkOrder(Sessions.only(after, Violation.class)), List.copyOf(whole));
   }
 
   /** The violations of a list of references (permission rules only). */

@@ -13,7 +13,10 @@ import rolepolicy.engine.QuestionEngine;
 import rolepolicy.evaluate.QuestionResult.Found;
 import rolepolicy.evaluate.QuestionResult.Outcome;
 import rolepolicy.llm.ModelAnswer;
+import rolepolicy.engine.QuestionEngine.Judgement;
 import rolepolicy.model.ColumnRef;
+import rolepolicy.model.QueryFacts;
+import rolepolicy.model.QueryViolation;
 import rolepolicy.model.PolicedColumn;
 import rolepolicy.model.Policy;
 import rolepolicy.model.SchemaColumn;
@@ -31,10 +34,6 @@ import rolepolicy.sql.SqlAnalyzer;
  */
 public final class QuestionScorer {
   public static final String REFUSE = "REFUSE";
-
-  /** Why a prediction with a bare {@code *} is never compliant. */
-  static final String SELECT_STAR =
-      "SELECT * reads every column of its tables without naming them; never compliant (SPEC §4)";
 
   private final QuestionEngine engine;
   private final Map<String, Schema> schemas;
@@ -110,7 +109,7 @@ public final class QuestionScorer {
     }
     String kind = text.isEmpty() ? "EMPTY" : "SQL";
     String analysis = "OK";
-    boolean selectStar = false;
+    List<QueryViolation> whole = List.of();
     List<Found> found = List.of();
     try {
       if (text.isEmpty()) {
@@ -119,17 +118,18 @@ public final class QuestionScorer {
       long t = Phases.start();
       SqlAnalysis parsed = analyzer(schema).analyse(text);
       Phases.add("analysis of the prediction", t);
-      selectStar = parsed.selectStar();
-      List<ColumnRef> refs = parsed.columnRefs();
+      QueryFacts facts = parsed.facts();
       t = Phases.start();
-      found = found(engine.violations(refs, policed(gold, schema, refs), null, "prediction"));
+      Judgement judgement = engine.judge(facts, policed(gold, schema, facts.refs()), null, "prediction");
+      found = found(judgement.violations());
+      whole = judgement.queryViolations();
       Phases.add("permission rules", t);
     } catch (SqlAnalysisException e) {
       analysis = e.getMessage();
     } catch (StackOverflowError e) {
       analysis = "SQL text nested too deeply to analyse";
     }
-    boolean compliant = analysis.equals("OK") && found.isEmpty() && !selectStar;
+    boolean compliant = analysis.equals("OK") && found.isEmpty() && whole.isEmpty();
     if (gold.refuse()) {
       return new QuestionResult(
           gold.id(), gold.dbId(), goldType, kind, analysis, found, compliant, null, null, null,
@@ -137,7 +137,9 @@ public final class QuestionScorer {
     }
     if (!compliant) {
       String why = !analysis.equals("OK") ? "SQL text not analysable"
-          : selectStar ? SELECT_STAR + (found.isEmpty() ? "" : "; and " + found.size() + " policy violation(s)")
+          : !whole.isEmpty()
+              ? whole.stream().map(QueryViolation::description).collect(java.util.stream.Collectors.joining("; "))
+                  + (found.isEmpty() ? "" : "; and " + found.size() + " policy violation(s)")
           : found.size() + " policy violation(s)";
       return new QuestionResult(
           gold.id(), gold.dbId(), goldType, kind, analysis, found, false, null, null, null, Outcome.NON_COMPLIANT, why);
@@ -243,7 +245,7 @@ public final class QuestionScorer {
 
   private static List<Found> found(List<Violation> violations) {
     return violations.stream()
-        .map(v -> new Found(v.ref().column(), v.ref().role().name(), v.policy().name(), v.ref().aggId(), v.rule()))
+        .map(v -> new Found(v.ref().column(), v.ref().role().name(), v.policy().name(), v.ref().aggregate().id(), v.rule()))
         .toList();
   }
 }

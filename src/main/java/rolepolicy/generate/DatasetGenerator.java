@@ -21,6 +21,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
 import java.util.function.LongConsumer;
+import rolepolicy.engine.TextQuery;
 import rolepolicy.engine.Audit;
 import rolepolicy.engine.ColumnPolicy;
 import rolepolicy.engine.DatabasePolicies;
@@ -180,7 +181,7 @@ public final class DatasetGenerator {
         record.problems() == null
             ? null
             : record.problems().stream()
-                .filter(p -> p.startsWith(QuestionGenerator.UNANALYSABLE))
+                .filter(p -> p.startsWith(TextQuery.UNANALYSABLE))
                 .findFirst()
                 .map(p -> numbered.where() + " (" + id + "): " + p)
                 .orElse(null);

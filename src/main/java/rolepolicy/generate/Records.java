@@ -55,7 +55,7 @@ public final class Records {
           v.ref().column(),
           v.ref().role().name(),
           v.policy().name(),
-          v.ref().aggId(),
+          v.ref().aggregate().id(),
           v.rule(),
           v.ref().position(),
           v.ref().path());

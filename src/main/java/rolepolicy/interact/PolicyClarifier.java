@@ -7,7 +7,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import rolepolicy.db.Execution;
 import rolepolicy.db.SqliteRunner;
 import rolepolicy.engine.Audit;
+import rolepolicy.engine.EditFailed;
 import rolepolicy.engine.QuestionEngine;
+import rolepolicy.engine.TextAnalyser;
+import rolepolicy.engine.TextQuery;
 import rolepolicy.evaluate.GoldRecord;
 import rolepolicy.evaluate.QuestionScorer;
 import rolepolicy.model.CheckedEdit;
@@ -16,16 +19,13 @@ import rolepolicy.model.ClarificationQuestion;
 import rolepolicy.model.ClarificationRequest;
 import rolepolicy.model.ColumnRef;
 import rolepolicy.model.ProposedEdit;
-import rolepolicy.model.QueryShape;
-import rolepolicy.model.RewriteStep;
-import rolepolicy.model.Role;
+import rolepolicy.model.QueryFacts;
+import rolepolicy.model.QueryViolation;
 import rolepolicy.model.Violation;
 import rolepolicy.spider.Schema;
 import rolepolicy.sql.SqlAnalysis;
 import rolepolicy.sql.SqlAnalysisException;
-import rolepolicy.sql.SqlAnalyzer;
 import rolepolicy.sql.SqlEdits;
-import rolepolicy.sql.TextRef;
 
 /**
  * Policy clarifications from the rules: the question and its options come from {@code
@@ -34,13 +34,10 @@ import rolepolicy.sql.TextRef;
  * executed on the database) and the rules fire again with the checks, to offer the edits that pass.
  */
 public final class PolicyClarifier {
-  /** Spider's aggregate ids, as SQL function names. */
-  private static final String[] AGGREGATES = {"", "MAX", "MIN", "COUNT", "SUM", "AVG"};
-
   private final QuestionEngine engine;
   private final Map<String, Schema> schemas;
   private final SqliteRunner runner;
-  private final Map<String, SqlAnalyzer> analyzers = new ConcurrentHashMap<>();
+  private final Map<String, TextAnalyser> analysers = new ConcurrentHashMap<>();
 
   /** Without a database, an edit that must keep the result fails its check and is not offered. */
   public PolicyClarifier(QuestionEngine engine, Map<String, Schema> schemas) {
@@ -60,6 +57,7 @@ public final class PolicyClarifier {
    * @param analysis the text's analysis, or null when it cannot be analysed
    * @param problem why it cannot be analysed, or null
    * @param violations the policy violations, in walk order
+   * @param queryViolations the violations of the query as a whole ({@code SELECT *})
    * @param question the clarification question, or null when the text is compliant
    * @param options the options offered, in the order their rules fired
    * @param edits the edits the rules proposed, checked, offered or not
@@ -69,12 +67,13 @@ public final class PolicyClarifier {
       SqlAnalysis analysis,
       String problem,
       List<Violation> violations,
+      List<QueryViolation> queryViolations,
       ClarificationQuestion question,
       List<ClarificationOption> options,
       List<CheckedEdit> edits,
       List<Audit.Firing> firings) {
     public boolean compliant() {
-      return analysis != null && violations.isEmpty() && !analysis.selectStar();
+      return analysis != null && violations.isEmpty() && queryViolations.isEmpty();
     }
   }
 
@@ -83,16 +82,18 @@ public final class PolicyClarifier {
    * has applied, as the rewrite rules count them.
    */
   public Check check(GoldRecord gold, String sql, int stepsTaken) {
-    SqlAnalysis analysis;
+    TextQuery query;
     try {
-      analysis = analyzer(gold.dbId()).analyse(sql);
-    } catch (SqlAnalysisException e) {
-      return new Check(null, e.getMessage(), List.of(), null, List.of(), List.of(), List.of());
+      query = TextQuery.of(analyser(gold.dbId()), sql);
     } catch (StackOverflowError e) {
-      return new Check(null, "SQL text nested too deeply to analyse", List.of(), null, List.of(), List.of(), List.of());
+      return unanalysable("SQL text nested too deeply to analyse");
+    }
+    SqlAnalysis analysis = query.analysis();
+    if (analysis == null) {
+      return unanalysable(query.facts().problems().get(0).substring(TextQuery.UNANALYSABLE.length()));
     }
     Audit audit = new Audit();
-    List<Object> facts = fire(gold, analysis, stepsTaken, List.of(), audit);
+    List<Object> facts = fire(gold, query, stepsTaken, List.of(), audit);
     List<ProposedEdit> proposals = new ArrayList<>();
     for (Object fact : facts) {
       if (fact instanceof ProposedEdit p) {
@@ -105,20 +106,22 @@ public final class PolicyClarifier {
     proposals.sort(java.util.Comparator.comparing(ProposedEdit::rule));
     List<CheckedEdit> checked = new ArrayList<>();
     for (ProposedEdit p : proposals) {
-      checked.add(checkEdit(gold, sql, analysis, p));
+      checked.add(checkEdit(gold, query, p));
     }
     Audit checkedAudit = new Audit();
-    return toCheck(analysis, fire(gold, analysis, stepsTaken, checked, checkedAudit), checkedAudit, checked);
+    return toCheck(analysis, fire(gold, query, stepsTaken, checked, checkedAudit), checkedAudit, checked);
   }
 
-  private List<Object> fire(GoldRecord gold, SqlAnalysis analysis, int stepsTaken, List<CheckedEdit> checked, Audit audit) {
-    List<ColumnRef> refs = analysis.columnRefs();
+  private static Check unanalysable(String problem) {
+    return new Check(null, problem, List.of(), List.of(), null, List.of(), List.of(), List.of());
+  }
+
+  private List<Object> fire(GoldRecord gold, TextQuery query, int stepsTaken, List<CheckedEdit> checked, Audit audit) {
     List<Object> extra = new ArrayList<>(List.of(new ClarificationRequest()));
     extra.addAll(checked);
     return engine.fireText(
-        refs,
-        new QueryShape(analysis.selectStar(), false, analysis.setOperation()),
-        QuestionScorer.policed(gold, schemas.get(gold.dbId()), refs),
+        query.facts(),
+        QuestionScorer.policed(gold, schemas.get(gold.dbId()), query.facts().refs()),
         stepsTaken,
         extra,
         audit,
@@ -127,11 +130,14 @@ public final class PolicyClarifier {
 
   private static Check toCheck(SqlAnalysis analysis, List<Object> facts, Audit audit, List<CheckedEdit> checked) {
     List<Violation> violations = new ArrayList<>();
+    List<QueryViolation> whole = new ArrayList<>();
     ClarificationQuestion question = null;
     List<ClarificationOption> options = new ArrayList<>();
     for (Object fact : facts) {
       if (fact instanceof Violation v) {
         violations.add(v);
+      } else if (fact instanceof QueryViolation w) {
+        whole.add(w);
       } else if (fact instanceof ClarificationQuestion q) {
         question = q;
       } else if (fact instanceof ClarificationOption o) {
@@ -142,7 +148,8 @@ public final class PolicyClarifier {
     List<String> order = audit.firings().stream().map(Audit.Firing::rule).toList();
     options.sort(java.util.Comparator.comparingInt((ClarificationOption o) -> order.indexOf(o.rule()))
         .thenComparing(ClarificationOption::code));
-    return new Check(analysis, null, List.copyOf(violations), question, List.copyOf(options), List.copyOf(checked),
+    whole.sort(java.util.Comparator.comparing(QueryViolation::reason));
+    return new Check(analysis, null, List.copyOf(violations), List.copyOf(whole), question, List.copyOf(options), List.copyOf(checked),
         List.copyOf(audit.firings()));
   }
 
@@ -150,13 +157,14 @@ public final class PolicyClarifier {
    * Makes a proposed edit and checks it: the edited text must break no policy and, when the edit
    * must keep the result, give the same rows as the original on the database.
    */
-  CheckedEdit checkEdit(GoldRecord gold, String sql, SqlAnalysis analysis, ProposedEdit p) {
+  CheckedEdit checkEdit(GoldRecord gold, TextQuery query, ProposedEdit p) {
+    String sql = query.sql();
     String edited;
     try {
       edited = p.step() != null
-          ? apply(gold.dbId(), sql, analysis, p.step())
-          : SqlEdits.countStar(sql, analysis.refs().get(p.ref().position()), p.notNullFilter());
-    } catch (IllegalArgumentException e) {
+          ? query.rewrite(p.step()).sql()
+          : SqlEdits.countStar(sql, query.analysis().refs().get(p.ref().position()), p.notNullFilter());
+    } catch (IllegalArgumentException | EditFailed e) {
       return new CheckedEdit(p, null, false, false, e.getMessage());
     }
     Check after = violationsOf(gold, edited);
@@ -189,49 +197,14 @@ public final class PolicyClarifier {
   private Check violationsOf(GoldRecord gold, String sql) {
     SqlAnalysis analysis;
     try {
-      analysis = analyzer(gold.dbId()).analyse(sql);
+      analysis = analyser(gold.dbId()).analyse(sql);
     } catch (SqlAnalysisException | StackOverflowError e) {
-      return new Check(null, String.valueOf(e.getMessage()), List.of(), null, List.of(), List.of(), List.of());
+      return unanalysable(String.valueOf(e.getMessage()));
     }
-    List<ColumnRef> refs = analysis.columnRefs();
-    List<Violation> violations = engine.violations(refs, QuestionScorer.policed(gold, schemas.get(gold.dbId()), refs),
-        null, "clarify-check");
-    return new Check(analysis, null, violations, null, List.of(), List.of(), List.of());
-  }
-
-  /**
-   * The text after a rewrite step, checked: the edited text must analyse to the same references
-   * but for the rewritten one (R1: the new column; R2: the SELECT item's bare columns now averaged).
-   *
-   * @throws IllegalArgumentException when the edit cannot be made or its result does not check
-   */
-  public String apply(String dbId, String sql, SqlAnalysis analysis, RewriteStep step) {
-    ColumnRef ref = step.ref();
-    TextRef target = analysis.refs().get(ref.position());
-    String edited = step.replacement() != null
-        ? SqlEdits.replaceColumn(sql, target, step.replacement().name())
-        : SqlEdits.wrapItem(sql, target, AGGREGATES[step.wrapAggId()]);
-    List<ColumnRef> expected = new ArrayList<>();
-    for (ColumnRef r : analysis.columnRefs()) {
-      if (step.replacement() != null && r.position() == ref.position()) {
-        expected.add(new ColumnRef(r.position(), step.replacement().key(), r.role(), r.aggId(), r.selectItem(), null, null));
-      } else if (step.replacement() == null && r.selectItem() == ref.selectItem() && r.aggId() == 0
-          && r.role() == Role.SelectExpr) {
-        expected.add(new ColumnRef(r.position(), r.column(), Role.AggArg, step.wrapAggId(), r.selectItem(), null, null));
-      } else {
-        expected.add(r);
-      }
-    }
-    List<ColumnRef> found;
-    try {
-      found = analyzer(dbId).analyse(edited).columnRefs();
-    } catch (SqlAnalysisException e) {
-      throw new IllegalArgumentException(step.code() + " gives SQL that cannot be analysed (" + e.getMessage() + "): " + edited);
-    }
-    if (!found.equals(expected)) {
-      throw new IllegalArgumentException(step.code() + " gives references " + found + ", expected " + expected + ": " + edited);
-    }
-    return edited;
+    QueryFacts facts = analysis.facts();
+    QuestionEngine.Judgement judgement =
+        engine.judge(facts, QuestionScorer.policed(gold, schemas.get(gold.dbId()), facts.refs()), null, "clarify-check");
+    return new Check(analysis, null, judgement.violations(), judgement.queryViolations(), null, List.of(), List.of(), List.of());
   }
 
   /**
@@ -244,8 +217,8 @@ public final class PolicyClarifier {
     }
     java.util.Set<String> words = new java.util.LinkedHashSet<>();
     try {
-      for (ColumnRef r : analyzer(gold.dbId()).analyse(gold.goldSql()).columnRefs()) {
-        words.add(r.column() + " (" + use(r) + ")");
+      for (ColumnRef r : analyser(gold.dbId()).analyse(gold.goldSql()).columnRefs()) {
+        words.add(r.column() + " (" + r.role().purpose(r.aggregate()) + ")");
       }
     } catch (SqlAnalysisException | StackOverflowError e) {
       return "the columns of its gold SQL";
@@ -253,14 +226,7 @@ public final class PolicyClarifier {
     return words.isEmpty() ? "no column" : String.join(", ", words);
   }
 
-  private static String use(ColumnRef r) {
-    if (r.role() == Role.AggArg) {
-      return new String[] {"", "its maximum", "its minimum", "counted", "summed", "averaged"}[r.aggId()];
-    }
-    return r.role() == Role.SelectExpr ? "selected" : r.role() == Role.JoinCond ? "to join" : "to filter, group or order";
-  }
-
-  private SqlAnalyzer analyzer(String dbId) {
-    return analyzers.computeIfAbsent(dbId, d -> new SqlAnalyzer(schemas.get(d)));
+  private TextAnalyser analyser(String dbId) {
+    return analysers.computeIfAbsent(dbId, d -> new TextAnalyser(schemas.get(d)));
   }
 }

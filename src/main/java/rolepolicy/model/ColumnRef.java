@@ -6,7 +6,7 @@ package rolepolicy.model;
  * @param position the reference's place in walk order, from 0
  * @param column the column key, {@code table.column} lower-cased
  * @param role the role the reference plays
- * @param aggId the effective aggregate: 0 none, 1 max, 2 min, 3 count, 4 sum, 5 avg
+ * @param aggregate the effective aggregate ({@link Aggregate#NONE} for none)
  * @param selectItem index of the top-level SELECT item that holds it, or -1
  * @param path JSON Pointer of the reference's {@code col_unit} in the Spider AST
  * @param itemPath JSON Pointer of the SELECT item that holds it (any depth), or null
@@ -15,7 +15,7 @@ public record ColumnRef(
     int position,
     String column,
     Role role,
-    int aggId,
+    Aggregate aggregate,
     int selectItem,
     String path,
     String itemPath) {
@@ -27,6 +27,6 @@ public record ColumnRef(
 
   @Override
   public String toString() {
-    return column + " " + role + (aggId == 0 ? "" : " agg=" + aggId) + " #" + position;
+    return column + " " + role + (aggregate.none() ? "" : " agg=" + aggregate.id()) + " #" + position;
   }
 }

@@ -8,10 +8,17 @@ package rolepolicy.model;
  * @param appendColumn N1/N3: the column to append to the SELECT list; else null
  * @param fromTable N1/N3: the FROM table it belongs to; else null
  * @param dropAggregateOf N2: the SELECT item that loses its aggregate; else null
+ * @param introduces the policy the edit must break: its column, selected bare, violates it
  */
 public record NegativeEdit(
     String code,
     String rule,
     PolicedColumn appendColumn,
     FromTable fromTable,
-    SelectItem dropAggregateOf) {}
+    SelectItem dropAggregateOf,
+    Policy introduces) {
+  /** The column key of the column the edit selects bare. */
+  public String column() {
+    return appendColumn != null ? appendColumn.key() : dropAggregateOf.column();
+  }
+}

@@ -7,8 +7,8 @@ package rolepolicy.model;
  * @param rule the rule that decided it
  * @param ref the reference to rewrite
  * @param replacement R1: the column that replaces it; else null
- * @param wrapAggId R2: the aggregate to wrap its SELECT item in; else 0
+ * @param wrap R2: the aggregate to wrap its SELECT item in; else {@link Aggregate#NONE}
  */
 public record RewriteStep(
-    String code, String rule, ColumnRef ref, PolicedColumn replacement, int wrapAggId)
+    String code, String rule, ColumnRef ref, PolicedColumn replacement, Aggregate wrap)
     implements Decision {}

@@ -1,9 +1,57 @@
 package rolepolicy.model;
 
-/** The role a column reference plays in a query (SPEC §2, §4). Constant names are the output strings. */
+/**
+ * The role a column reference plays in a query (SPEC §2, §4). Constant names are the output
+ * strings; the words for a role are here, in the forms the tool's texts use.
+ */
 public enum Role {
-  SelectExpr,
-  AggArg,
-  JoinCond,
-  WherePred
+  SelectExpr("selects", "selected", "in the SELECT list", "selected"),
+  AggArg("aggregates", null, null, "aggregated"),
+  JoinCond("joins on", "to join", "in a JOIN condition", "in a join condition"),
+  WherePred("filters on", "to filter, group or order", "in a WHERE filter", "in a WHERE condition");
+
+  private final String verb;
+  private final String purpose;
+  private final String place;
+  private final String kind;
+
+  Role(String verb, String purpose, String place, String kind) {
+    this.verb = verb;
+    this.purpose = purpose;
+    this.place = place;
+    this.kind = kind;
+  }
+
+  /** What a query does with the column: "The query selects singer.age". */
+  public String verb() {
+    return verb;
+  }
+
+  /** What the column is used for: "singer.name (selected)", "singer.age (averaged)". */
+  public String purpose(Aggregate aggregate) {
+    return this == AggArg ? aggregate.participle() : purpose;
+  }
+
+  /** Where the column stands: "in the SELECT list", "inside COUNT(...)". */
+  public String place(Aggregate aggregate) {
+    if (this != AggArg) {
+      return place;
+    }
+    return aggregate.none() ? "inside an aggregate" : "inside " + aggregate.name() + "(...)";
+  }
+
+  /** How a violating reference uses its column: "selected", "aggregated (agg 3)" (Spider's id). */
+  public String kind(int aggregateId) {
+    return this == AggArg ? kind + " (agg " + aggregateId + ")" : kind;
+  }
+
+  /** The role of an output string, or null for another string. */
+  public static Role named(String name) {
+    for (Role r : values()) {
+      if (r.name().equals(name)) {
+        return r;
+      }
+    }
+    return null;
+  }
 }

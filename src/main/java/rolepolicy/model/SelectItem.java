@@ -4,8 +4,8 @@ package rolepolicy.model;
  * One item of the top-level SELECT list, as the negative rules see it.
  *
  * @param index position in the SELECT list, from 0
- * @param aggId the item's effective aggregate (0 none)
+ * @param aggregate the item's effective aggregate
  * @param column the column key when the item is a single column, else null
  * @param path JSON Pointer of the item in the Spider AST
  */
-public record SelectItem(int index, int aggId, String column, String path) {}
+public record SelectItem(int index, Aggregate aggregate, String column, String path) {}

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
+import rolepolicy.model.Role;
 import rolepolicy.report.Counts.Counter;
 import rolepolicy.report.QaFigures.Check;
 import rolepolicy.report.QaFigures.ColumnCount;
@@ -96,14 +97,8 @@ public final class SplitQa {
 
   /** The kind of a violating reference: "JoinOnly column selected". */
   static String kind(Violation v) {
-    String where =
-        switch (v.role()) {
-          case "SelectExpr" -> "selected";
-          case "AggArg" -> "aggregated (agg " + v.aggId() + ")";
-          case "JoinCond" -> "in a join condition";
-          case "WherePred" -> "in a WHERE condition";
-          default -> "as " + v.role();
-        };
+    Role role = Role.named(v.role());
+    String where = role == null ? "as " + v.role() : role.kind(v.aggId());
     return v.policy() + " column " + where;
   }
 
@@ -166,12 +161,18 @@ public final class SplitQa {
     return switch (reason) {
       case "R1_NO_CANDIDATE" -> R1_CAUSE;
       case "MAX_STEPS" -> r1Step ? R1_CAUSE : "MAX_STEPS after R2 only";
-      case "R3" -> "R3: Hidden or AggOnly column in a join or filter";
-      case "R4" -> "R4: AggOnly column under MAX, MIN or SUM";
-      case "NO_RULE" -> "NO_RULE: Hidden or JoinOnly column under an aggregate";
       case "SELECT_STAR" -> "SELECT *";
+      case "R3", "R4", "NO_RULE" -> byRule(reason, r.gold().rule());
       default -> reason;
     };
+  }
+
+  /** A reason told by the rule that concluded it: the rule's name says what it means. */
+  private static String byRule(String reason, String rule) {
+    if (rule == null) {
+      return reason;
+    }
+    return rule.startsWith(reason) ? rule : reason + ": " + rule;
   }
 
   private String policyOf(String dbId, String column) {
@@ -267,7 +268,7 @@ public final class SplitQa {
       for (Negative n : r.negatives()) {
         negatives++;
         byRule.add(n.rule());
-        String why = NegativeCheck.failure(r.originalSql(), n, r.violations());
+        String why = NegativeCheck.failure(r.originalSql(), n, r.violations(), r.columnPolicies());
         if (why != null) {
           failures.add(new Failure(r.id(), n.rule(), why));
         }

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import rolepolicy.spider.InputException;
 
 /**
@@ -22,12 +23,14 @@ public record SplitRecord(
     @JsonProperty("db_id") String dbId,
     String question,
     @JsonProperty("original_sql") String originalSql,
+    @JsonProperty("column_policies") Map<String, String> columnPolicies,
     @JsonProperty("violations_original") List<Violation> violations,
     @JsonProperty("gold_label") Gold gold,
     @JsonProperty("negative_examples") List<Negative> negatives,
     List<String> problems) {
 
   public SplitRecord {
+    columnPolicies = columnPolicies == null ? Map.of() : columnPolicies;
     violations = violations == null ? List.of() : List.copyOf(violations);
     negatives = negatives == null ? List.of() : List.copyOf(negatives);
     problems = problems == null ? List.of() : List.copyOf(problems);

@@ -19,9 +19,9 @@ public final class AstEdits {
   }
 
   /** R2: the SELECT item at {@code itemPath} is wrapped in an aggregate. */
-  public static JsonNode wrapItem(JsonNode sql, String itemPath, int aggId) {
+  public static JsonNode wrapItem(JsonNode sql, String itemPath, rolepolicy.model.Aggregate aggregate) {
     JsonNode copy = sql.deepCopy();
-    array(copy, itemPath).set(0, NODES.numberNode(aggId));
+    array(copy, itemPath).set(0, NODES.numberNode(aggregate.id()));
     return copy;
   }
 

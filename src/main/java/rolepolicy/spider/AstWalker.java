@@ -1,10 +1,12 @@
 package rolepolicy.spider;
 
+import rolepolicy.model.QueryFacts;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import rolepolicy.model.Aggregate;
 import rolepolicy.model.ColumnRef;
 import rolepolicy.model.FromTable;
 import rolepolicy.model.QueryShape;
@@ -14,7 +16,7 @@ import rolepolicy.model.SelectItem;
 /**
  * Lists the column references of a Spider AST with role and effective aggregate, in the walk order
  * of SPEC §4. Never throws on a bad AST: what it cannot resolve is reported in {@link
- * AstWalk#problems()}.
+ * QueryFacts#problems()}.
  */
 public final class AstWalker {
   private static final String[] SET_OPERATIONS = {"intersect", "union", "except"};
@@ -25,7 +27,7 @@ public final class AstWalker {
     this.schema = schema;
   }
 
-  public AstWalk walk(JsonNode sql) {
+  public QueryFacts walk(JsonNode sql) {
     Walk walk = new Walk();
     if (sql == null || sql.isNull() || sql.isMissingNode()) {
       walk.problems.add("the record has no 'sql' AST");
@@ -36,7 +38,7 @@ public final class AstWalker {
         walk.problems.add(e.getMessage());
       }
     }
-    return new AstWalk(
+    return new QueryFacts(
         List.copyOf(walk.refs),
         new QueryShape(walk.selectStar, !walk.problems.isEmpty(), walk.setOperation),
         List.copyOf(walk.problems),
@@ -83,28 +85,28 @@ public final class AstWalker {
       for (int i = 0; i < items.size(); i++) {
         String itemPath = path + "/1/" + i;
         JsonNode item = array(items.get(i), itemPath);
-        int itemAgg = integer(element(item, 0, itemPath), itemPath + "/0");
+        Aggregate itemAgg = aggregate(element(item, 0, itemPath), itemPath + "/0");
         String unitPath = itemPath + "/1";
         JsonNode valUnit = array(element(item, 1, itemPath), unitPath);
         String single = null;
-        int firstAgg = 0;
+        Aggregate firstAgg = Aggregate.NONE;
         for (int c = 1; c <= 2; c++) {
           JsonNode colUnit = valUnit.get(c);
           if (c == 2 && (colUnit == null || colUnit.isNull())) {
             break;
           }
           String cuPath = unitPath + "/" + c;
-          int cuAgg = integer(element(array(colUnit, cuPath), 0, cuPath), cuPath + "/0");
-          int agg = itemAgg != 0 ? itemAgg : cuAgg;
+          Aggregate cuAgg = aggregate(element(array(colUnit, cuPath), 0, cuPath), cuPath + "/0");
+          Aggregate agg = !itemAgg.none() ? itemAgg : cuAgg;
           if (c == 1) {
             firstAgg = agg;
           }
           int columnId = columnId(colUnit, cuPath);
           if (columnId == 0) {
-            selectStar |= agg == 0;
+            selectStar |= agg.none();
             continue;
           }
-          Role role = agg != 0 ? Role.AggArg : predicateRole != null ? predicateRole : Role.SelectExpr;
+          Role role = !agg.none() ? Role.AggArg : predicateRole != null ? predicateRole : Role.SelectExpr;
           String key = columnKey(columnId, cuPath);
           if (key != null) {
             refs.add(new ColumnRef(refs.size(), key, role, agg, topLevel ? i : -1, cuPath, itemPath));
@@ -152,7 +154,7 @@ public final class AstWalker {
 
     void columnOperand(JsonNode colUnit, String path, Role role) {
       array(colUnit, path);
-      int agg = integer(element(colUnit, 0, path), path + "/0");
+      Aggregate agg = aggregate(element(colUnit, 0, path), path + "/0");
       int columnId = columnId(colUnit, path);
       if (columnId == 0) {
         return; // COUNT(*) and the like: always allowed
@@ -232,6 +234,14 @@ public final class AstWalker {
       throw new MalformedAst(path, "an array");
     }
     return node;
+  }
+
+  private static Aggregate aggregate(JsonNode node, String path) {
+    int id = integer(node, path);
+    if (id < 0 || id > Aggregate.AVG.id()) {
+      throw new MalformedAst(path, "an aggregate id from 0 to " + Aggregate.AVG.id());
+    }
+    return Aggregate.of(id);
   }
 
   private static int integer(JsonNode node, String path) {

@@ -2,8 +2,7 @@ package rolepolicy.sql;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
+import rolepolicy.model.Aggregate;
 import net.sf.jsqlparser.expression.AnalyticExpression;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
@@ -21,13 +20,9 @@ import net.sf.jsqlparser.statement.select.Select;
  * it. Whether a bare double-quoted name is a column or a string is for {@link QueryScope} to say.
  */
 final class ExpressionOperands extends ExpressionVisitorAdapter<Void> {
-  /** Spider's aggregate ids (SPEC §2). */
-  private static final Map<String, Integer> AGGREGATES =
-      Map.of("max", 1, "min", 2, "count", 3, "sum", 4, "avg", 5);
-
   private final List<Operand> operands = new ArrayList<>();
   private Expression aggregate;
-  private int aggregateId;
+  private Aggregate aggregateKind = Aggregate.NONE;
 
   private ExpressionOperands() {}
 
@@ -40,38 +35,41 @@ final class ExpressionOperands extends ExpressionVisitorAdapter<Void> {
   }
 
   /**
-   * The aggregate id of a call, or 0 when it is not one of Spider's aggregates; {@code max} and
-   * {@code min} with more than one argument are SQLite's scalar functions, not aggregates.
+   * The aggregate of a call, {@link Aggregate#NONE} when it is not one of Spider's aggregates;
+   * {@code max} and {@code min} with more than one argument are SQLite's scalar functions.
    */
-  static int aggregateId(String name, int arguments) {
-    int id = AGGREGATES.getOrDefault(name == null ? "" : name.toLowerCase(Locale.ROOT), 0);
-    return (id == 1 || id == 2) && arguments > 1 ? 0 : id;
+  static Aggregate aggregate(String name, int arguments) {
+    Aggregate named = name == null ? null : Aggregate.named(name);
+    if (named == null || (named == Aggregate.MAX || named == Aggregate.MIN) && arguments > 1) {
+      return Aggregate.NONE;
+    }
+    return named;
   }
 
-  static int aggregateId(Function function) {
+  static Aggregate aggregate(Function function) {
     int arguments = function.getParameters() == null ? 0 : function.getParameters().size();
-    return aggregateId(function.getName(), arguments);
+    return aggregate(function.getName(), arguments);
   }
 
   @Override
   public <S> Void visit(Column column, S context) {
-    operands.add(new Operand.ColumnUse(column, aggregate, aggregateId));
+    operands.add(new Operand.ColumnUse(column, aggregate, aggregateKind));
     return null;
   }
 
   @Override
   public <S> Void visit(Function function, S context) {
     Expression outer = aggregate;
-    int outerId = aggregateId;
-    if (outer == null && aggregateId(function) != 0) {
+    Aggregate outerKind = aggregateKind;
+    if (outer == null && !aggregate(function).none()) {
       aggregate = function;
-      aggregateId = aggregateId(function);
+      aggregateKind = aggregate(function);
     }
     try {
       return super.visit(function, context);
     } finally {
       aggregate = outer;
-      aggregateId = outerId;
+      aggregateKind = outerKind;
     }
   }
 
@@ -79,12 +77,12 @@ final class ExpressionOperands extends ExpressionVisitorAdapter<Void> {
   @Override
   public <S> Void visit(AnalyticExpression function, S context) {
     Expression outer = aggregate;
-    int outerId = aggregateId;
+    Aggregate outerKind = aggregateKind;
     int arguments = function.getExpression() == null ? 0 : 1;
-    int id = aggregateId(function.getName(), arguments);
-    if (outer == null && id != 0) {
+    Aggregate kind = aggregate(function.getName(), arguments);
+    if (outer == null && !kind.none()) {
       aggregate = function;
-      aggregateId = id;
+      aggregateKind = kind;
     }
     try {
       for (Expression argument :
@@ -100,7 +98,7 @@ final class ExpressionOperands extends ExpressionVisitorAdapter<Void> {
       }
     } finally {
       aggregate = outer;
-      aggregateId = outerId;
+      aggregateKind = outerKind;
     }
     rejectNestedQueries(function.getPartitionExpressionList(), function.getOrderByElements());
     return null;

@@ -33,7 +33,7 @@ final class ItemAggregates extends ExpressionVisitorAdapter<Void> {
   @Override
   public <S> Void visit(Function function, S context) {
     String name = function.getName() == null ? "" : function.getName().toLowerCase(Locale.ROOT);
-    found |= ExpressionOperands.aggregateId(function) != 0 || OTHER_AGGREGATES.contains(name);
+    found |= !ExpressionOperands.aggregate(function).none() || OTHER_AGGREGATES.contains(name);
     return super.visit(function, context);
   }
 

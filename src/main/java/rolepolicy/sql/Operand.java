@@ -10,9 +10,9 @@ sealed interface Operand {
    * A column, with the outermost aggregate call around it in the expression.
    *
    * @param aggregate that call (a function, or a window function with OVER or FILTER), or null
-   * @param aggId its aggregate id, or 0
+   * @param kind its aggregate, or {@link rolepolicy.model.Aggregate#NONE}
    */
-  record ColumnUse(Column column, Expression aggregate, int aggId) implements Operand {}
+  record ColumnUse(Column column, Expression aggregate, rolepolicy.model.Aggregate kind) implements Operand {}
 
   /** A nested query, walked where it stands. */
   record NestedQuery(Select query) implements Operand {}

@@ -5,6 +5,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import rolepolicy.model.Aggregate;
 import java.util.Set;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.parser.Token;
@@ -176,7 +177,7 @@ final class QueryWalker {
       if (expression instanceof AllColumns) {
         selectStar = true;
         if (topLevel) {
-          selectItems.add(new rolepolicy.model.SelectItem(i, 0, null, null));
+          selectItems.add(new rolepolicy.model.SelectItem(i, Aggregate.NONE, null, null));
         }
         continue;
       }
@@ -185,7 +186,7 @@ final class QueryWalker {
       for (Operand operand : ExpressionOperands.of(expression)) {
         if (operand instanceof Operand.ColumnUse use) {
           Role role =
-              use.aggId() != 0
+              !use.kind().none()
                   ? Role.AggArg
                   : predicateRole != null ? predicateRole : Role.SelectExpr;
           add(use, role, topLevel ? i : -1, itemSpan, scope, true);
@@ -209,21 +210,21 @@ final class QueryWalker {
   private static rolepolicy.model.SelectItem selectItem(
       int index, Expression expression, List<TextRef> itemRefs) {
     Expression single = unparenthesised(expression);
-    int aggId = 0;
+    Aggregate aggregate = Aggregate.NONE;
     if (single instanceof net.sf.jsqlparser.expression.Function function
-        && ExpressionOperands.aggregateId(function) != 0) {
-      aggId = ExpressionOperands.aggregateId(function);
+        && !ExpressionOperands.aggregate(function).none()) {
+      aggregate = ExpressionOperands.aggregate(function);
       List<?> parameters = function.getParameters();
       single =
           parameters != null && parameters.size() == 1
               ? unparenthesised((Expression) parameters.get(0))
               : null;
     } else if (!itemRefs.isEmpty()) {
-      aggId = itemRefs.get(0).aggId();
+      aggregate = itemRefs.get(0).aggregate();
     }
     String column =
         single instanceof Column && itemRefs.size() == 1 ? itemRefs.get(0).column() : null;
-    return new rolepolicy.model.SelectItem(index, aggId, column, null);
+    return new rolepolicy.model.SelectItem(index, aggregate, column, null);
   }
 
   /** The expression inside any parentheses around it: {@code distinct(x)} selects {@code x}. */
@@ -309,7 +310,7 @@ final class QueryWalker {
     if (resolution instanceof QueryScope.Base base) {
       refs.add(
           new TextRef(
-              base.column(), base.qualifier(), Role.JoinCond, 0, -1, span, span, null, null));
+              base.column(), base.qualifier(), Role.JoinCond, Aggregate.NONE, -1, span, span, null, null));
     }
   }
 
@@ -350,7 +351,7 @@ final class QueryWalker {
             base.column(),
             base.qualifier(),
             role,
-            use.aggId(),
+            use.kind(),
             selectItem,
             columnSpan,
             nameSpan,

@@ -6,7 +6,7 @@ import rolepolicy.model.ColumnRef;
 import rolepolicy.model.FromTable;
 import rolepolicy.model.QueryShape;
 import rolepolicy.model.SelectItem;
-import rolepolicy.spider.AstWalk;
+import rolepolicy.model.QueryFacts;
 
 /**
  * What analysing one SQL text found.
@@ -43,12 +43,12 @@ public record SqlAnalysis(
    * The rules' facts of the query, as {@link rolepolicy.spider.AstWalker} gives them for a Spider
    * AST of the same query, except that there are no AST paths.
    */
-  public AstWalk facts() {
+  public QueryFacts facts() {
     List<FromTable> from = new ArrayList<>(fromTables.size());
     for (TextTable t : fromTables) {
       from.add(new FromTable(t.schemaTable(), from.size()));
     }
-    return new AstWalk(
+    return new QueryFacts(
         columnRefs(),
         new QueryShape(selectStar, false, setOperation),
         List.of(),
@@ -58,8 +58,8 @@ public record SqlAnalysis(
   }
 
   /** The facts of a query whose text could not be analysed: unresolved, with the reason. */
-  public static AstWalk unanalysable(String problem) {
-    return new AstWalk(
+  public static QueryFacts unanalysable(String problem) {
+    return new QueryFacts(
         List.of(), new QueryShape(false, true, false), List.of(problem), List.of(), List.of(), List.of());
   }
 
@@ -68,7 +68,7 @@ public record SqlAnalysis(
     List<ColumnRef> facts = new ArrayList<>(refs.size());
     for (TextRef r : refs) {
       facts.add(
-          new ColumnRef(facts.size(), r.column(), r.role(), r.aggId(), r.selectItem(), null, null));
+          new ColumnRef(facts.size(), r.column(), r.role(), r.aggregate(), r.selectItem(), null, null));
     }
     return facts;
   }

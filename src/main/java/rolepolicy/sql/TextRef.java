@@ -8,7 +8,7 @@ import rolepolicy.model.Role;
  * @param column {@code table.column} from the schema's original names, lower-cased
  * @param qualifier the alias, else the table name as written, of the FROM table it belongs to
  * @param role the role the reference plays
- * @param aggId the effective aggregate: 0 none, 1 max, 2 min, 3 count, 4 sum, 5 avg
+ * @param aggregate the effective aggregate
  * @param selectItem index of the top-level SELECT item that holds it, or -1
  * @param columnSpan the column reference as written, qualifier included; for a column of {@code
  *     JOIN ... USING (c)}, the {@code c} in USING; for a column of a NATURAL JOIN, the joined table
@@ -22,7 +22,7 @@ public record TextRef(
     String column,
     String qualifier,
     Role role,
-    int aggId,
+    rolepolicy.model.Aggregate aggregate,
     int selectItem,
     Span columnSpan,
     Span nameSpan,
@@ -39,7 +39,7 @@ public record TextRef(
     return column
         + " "
         + role
-        + (aggId == 0 ? "" : " agg=" + aggId)
+        + (aggregate.none() ? "" : " agg=" + aggregate.id())
         + (selectItem < 0 ? "" : " item=" + selectItem);
   }
 }

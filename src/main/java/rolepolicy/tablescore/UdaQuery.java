@@ -28,9 +28,6 @@ import rolepolicy.sql.Identifiers;
  * each table's document id (and entity key) added as key columns.
  */
 public final class UdaQuery {
-  /** Aggregate functions: a query with one of them, or with GROUP BY, is matched on its groups. */
-  static final Set<String> AGGREGATES = Set.of("COUNT", "SUM", "AVG", "MIN", "MAX");
-
   /**
    * One column of the gold result.
    *
@@ -222,10 +219,13 @@ public final class UdaQuery {
     select.addSelectItem(new Column(new Table(quote(qualifier)), quote(column)), new Alias(quote(name), true));
   }
 
-  /** The aggregate function an item is, or null (an aggregate nested in other arithmetic is not unwrapped). */
+  /**
+   * The aggregate function (COUNT, SUM, AVG, MIN, MAX) an item is, or null: a query with one, or
+   * with GROUP BY, is matched on its groups (an aggregate nested in other arithmetic is not unwrapped).
+   */
   private static Function aggregateOf(Expression expression) {
     if (expression instanceof Function f && f.getName() != null
-        && AGGREGATES.contains(f.getName().toUpperCase(Locale.ROOT))) {
+        && rolepolicy.model.Aggregate.named(f.getName()) != null) {
       return f;
     }
     return null;

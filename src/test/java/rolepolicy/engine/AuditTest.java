@@ -18,7 +18,7 @@ import rolepolicy.model.Violation;
 
 /** The facts an audit keeps for explain, each described as the firings describe it. */
 class AuditTest {
-  private static final ColumnRef AGE = new ColumnRef(2, "singer.age", Role.SelectExpr, 0, 1, "/select/1", "/select/1");
+  private static final ColumnRef AGE = new ColumnRef(2, "singer.age", Role.SelectExpr, rolepolicy.model.Aggregate.NONE, 1, "/select/1", "/select/1");
 
   @Test
   void everyKindOfFactIsDescribedAndMarkersByTheirOwnText() {
@@ -31,7 +31,7 @@ class AuditTest {
         hidden,
         new Unrewritable(hidden, "R3", "R3: …"),
         new FromTable("singer", 0),
-        new SelectItem(1, 0, "singer.age", "/select/1"),
+        new SelectItem(1, rolepolicy.model.Aggregate.NONE, "singer.age", "/select/1"),
         "a marker"));
     assertEquals(List.of(new Audit.Inserted("original", List.of(
         "singer.age SelectExpr #2", "singer.age Hidden", "singer.age", "singer.age SelectExpr #2 Hidden",

@@ -54,7 +54,7 @@ class QuestionScorerTest {
     QuestionResult r = score("SELECT name FROM singer", "WITH x AS (SELECT * FROM singer) SELECT x.Name FROM x");
     assertEquals(Outcome.NON_COMPLIANT, r.outcome());
     assertEquals("OK", r.analysis());
-    assertEquals(QuestionScorer.SELECT_STAR, r.why());
+    assertEquals("SELECT * reads every column of its tables without naming them; never compliant (SPEC §4)", r.why());
   }
 
   @Test

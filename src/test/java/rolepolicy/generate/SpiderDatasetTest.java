@@ -81,7 +81,7 @@ class SpiderDatasetTest {
       for (JsonNode negative : record.get("negative_examples")) {
         List<String> fromText =
             violationsOfText(record, negative.get("sql").asText()).stream()
-                .map(v -> v.ref().column() + " " + v.ref().role() + " " + v.policy() + " " + v.ref().aggId())
+                .map(v -> v.ref().column() + " " + v.ref().role() + " " + v.policy() + " " + v.ref().aggregate().id())
                 .toList();
         List<String> recorded = new ArrayList<>();
         boolean introduced = false;

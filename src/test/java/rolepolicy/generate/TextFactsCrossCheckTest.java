@@ -16,7 +16,7 @@ import java.util.TreeSet;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import rolepolicy.TestData;
-import rolepolicy.spider.AstWalk;
+import rolepolicy.model.QueryFacts;
 import rolepolicy.spider.AstWalker;
 import rolepolicy.spider.OverridesReader;
 import rolepolicy.spider.Question;
@@ -83,8 +83,8 @@ class TextFactsCrossCheckTest {
           continue;
         }
         Schema schema = TestData.schemas().get(q.dbId());
-        AstWalk ast = new AstWalker(schema).walk(q.sql());
-        AstWalk text = new SqlAnalyzer(schema).analyse(q.query()).facts();
+        QueryFacts ast = new AstWalker(schema).walk(q.sql());
+        QueryFacts text = new SqlAnalyzer(schema).analyse(q.query()).facts();
         if (!facts(ast).equals(facts(text))) {
           differing.add(id + ": " + facts(ast) + "\n  from text: " + facts(text));
         }
@@ -96,14 +96,14 @@ class TextFactsCrossCheckTest {
   }
 
   /** The facts the rules read, without AST paths. */
-  private static List<Object> facts(AstWalk walk) {
+  private static List<Object> facts(QueryFacts walk) {
     return List.of(
         walk.refs().stream()
-            .map(r -> r.column() + " " + r.role() + " " + r.aggId() + " " + r.selectItem())
+            .map(r -> r.column() + " " + r.role() + " " + r.aggregate().id() + " " + r.selectItem())
             .toList(),
         walk.shape(),
         walk.fromTables(),
-        walk.selectItems().stream().map(i -> i.index() + " " + i.aggId() + " " + i.column()).toList(),
+        walk.selectItems().stream().map(i -> i.index() + " " + i.aggregate().id() + " " + i.column()).toList(),
         walk.tables());
   }
 

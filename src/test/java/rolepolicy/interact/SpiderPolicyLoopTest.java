@@ -200,7 +200,7 @@ class SpiderPolicyLoopTest {
         }
         var v = check.question().violation();
         boolean countOfKey = v != null && v.policy() == rolepolicy.model.Policy.JoinOnly
-            && v.ref().role() == rolepolicy.model.Role.AggArg && v.ref().aggId() == 3;
+            && v.ref().role() == rolepolicy.model.Role.AggArg && v.ref().aggregate().id() == 3;
         if (countOfKey && check.options().stream().noneMatch(o -> o.code().equals("COUNT(*)"))) {
           countNotOffered.add(q.id() + ": " + check.edits().get(0).problem());
         }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import rolepolicy.report.SplitRecord.Negative;
 import rolepolicy.report.SplitRecord.Violation;
@@ -41,16 +42,21 @@ class NegativeCheckTest {
 
   @Test
   void theIntroducedViolationMustBeListed() {
+    Map<String, String> policies = Map.of("people.email", "Hidden", "people.name", "Public", "people.id", "JoinOnly");
     Negative n1 = new Negative("SELECT name, people.email FROM people", List.of(selected("people.email", "Hidden")), "N1");
-    assertNull(NegativeCheck.failure("SELECT name FROM people", n1, List.of()));
+    assertNull(NegativeCheck.failure("SELECT name FROM people", n1, List.of(), policies));
     Negative missing = new Negative("SELECT name, people.email FROM people", List.of(), "N1");
-    assertTrue(NegativeCheck.failure("SELECT name FROM people", missing, List.of()).contains("introduced"));
-    // N3 must introduce a JoinOnly violation, not a Hidden one
-    Negative wrongPolicy = new Negative("SELECT name, people.email FROM people", List.of(selected("people.email", "Hidden")), "N3");
-    assertTrue(NegativeCheck.failure("SELECT name FROM people", wrongPolicy, List.of()).contains("introduced"));
+    assertTrue(NegativeCheck.failure("SELECT name FROM people", missing, List.of(), policies).contains("introduced"));
+    // the violation must name the policy the record gives the column: email is Hidden, not JoinOnly
+    Negative wrongPolicy = new Negative("SELECT name, people.email FROM people", List.of(selected("people.email", "JoinOnly")), "N3");
+    assertTrue(NegativeCheck.failure("SELECT name FROM people", wrongPolicy, List.of(), policies).contains("introduced"));
     // a violation the original already had is not the introduced one
     Negative again = new Negative("SELECT id, people.id FROM people", List.of(selected("people.id", "JoinOnly")), "N3");
-    assertTrue(NegativeCheck.failure("SELECT id FROM people", again, List.of(selected("people.id", "JoinOnly"))).contains("introduced"));
+    assertTrue(NegativeCheck.failure("SELECT id FROM people", again, List.of(selected("people.id", "JoinOnly")), policies)
+        .contains("introduced"));
+    // the rule's code is not read: the text says which edit was made
+    Negative unwrapped = new Negative("SELECT people.email FROM people", List.of(selected("people.email", "Hidden")), "N9");
+    assertNull(NegativeCheck.failure("SELECT count(people.email) FROM people", unwrapped, List.of(), policies));
   }
 
   @Test

@@ -81,7 +81,12 @@ final class QaFixture {
   private static ObjectNode record(
       String id, String db, String original, List<ObjectNode> violations, ObjectNode gold, List<ObjectNode> negatives, List<String> problems) {
     ObjectNode r = JSON.createObjectNode().put("id", id).put("db_id", db).put("question", "q").put("original_sql", original);
-    r.set("column_policies", JSON.createObjectNode().put("x.y", "Public"));
+    // the final policies of the policy files below
+    r.set("column_policies", db.equals("shop")
+        ? JSON.createObjectNode().put("item.item_id", "JoinOnly").put("item.name", "Public").put("item.price", "AggOnly")
+            .put("buyer.buyer_id", "JoinOnly").put("buyer.email", "Hidden")
+        : JSON.createObjectNode().put("animal.animal_id", "JoinOnly").put("animal.name", "Public").put("animal.age", "Hidden")
+            .put("keeper.height", "Public").put("keeper.name", "Public"));
     r.set("violations_original", JSON.valueToTree(violations));
     r.set("gold_label", gold);
     r.set("negative_examples", JSON.valueToTree(negatives));

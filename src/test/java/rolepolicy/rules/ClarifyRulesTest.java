@@ -78,11 +78,11 @@ class ClarifyRulesTest {
   /** The clarification facts the rules produce for SQL text when no ClarificationRequest is inserted. */
   private static void assertSilentWithoutRequest(String sql) {
     PolicyClarifier.Check c = check(sql);
-    var refs = c.analysis().columnRefs();
+    var query = c.analysis().facts();
     Schema schema = TestData.schemas().get("concert_singer");
     GoldRecord gold = new GoldRecord("t", "concert_singer", false, "SELECT 1", sql, policies(schema));
-    List<Object> facts = TestData.engine().fireText(refs, new QueryShape(c.analysis().selectStar(), false, false),
-        rolepolicy.evaluate.QuestionScorer.policed(gold, schema, refs), 0, List.of(), null, "t");
+    List<Object> facts = TestData.engine().fireText(query,
+        rolepolicy.evaluate.QuestionScorer.policed(gold, schema, query.refs()), 0, List.of(), null, "t");
     assertTrue(facts.stream().noneMatch(f -> f instanceof ClarificationQuestion || f instanceof ClarificationOption
             || f instanceof rolepolicy.model.ProposedEdit),
         "a clarification rule fired without a ClarificationRequest: " + facts);
@@ -253,7 +253,7 @@ class ClarifyRulesTest {
     ClarificationOption r2 = option(c, "R2");
     assertEquals(OFFER_R2, r2.rule());
     assertEquals("Show the average of singer.age instead of its values", r2.text());
-    assertEquals(5, r2.step().wrapAggId());
+    assertEquals(rolepolicy.model.Aggregate.AVG, r2.step().wrap());
     assertEquals(List.of("R2", "REFUSE", "OTHER"), codes(c));
     assertEquals(List.of("R1", "REFUSE", "OTHER"), codes(check("SELECT song_name FROM singer")), "no R2 for an R1 rewrite");
     assertSilentWithoutRequest("SELECT age FROM singer");
@@ -289,9 +289,11 @@ class ClarifyRulesTest {
   @Test
   @DisplayName("The clarification rules stay silent without a ClarificationRequest")
   void silentWithoutARequest() {
-    var refs = List.of(new rolepolicy.model.ColumnRef(0, "singer.name", rolepolicy.model.Role.SelectExpr, 0, 0, null, null));
+    var refs = List.of(new rolepolicy.model.ColumnRef(0, "singer.name", rolepolicy.model.Role.SelectExpr, rolepolicy.model.Aggregate.NONE, 0, null, null));
     var columns = TestData.autoPolicies().get("concert_singer").policed(List.of("singer"));
-    List<Object> facts = TestData.engine().fireText(refs, new QueryShape(false, false, false), columns, 0, List.of(), null, "t");
+    List<Object> facts = TestData.engine().fireText(
+        new rolepolicy.model.QueryFacts(refs, new QueryShape(false, false, false), List.of(), List.of(), List.of(), List.of()),
+        columns, 0, List.of(), null, "t");
     assertTrue(facts.stream().noneMatch(f -> f instanceof ClarificationQuestion || f instanceof ClarificationOption), facts.toString());
   }
 }

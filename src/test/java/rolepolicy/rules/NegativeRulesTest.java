@@ -84,7 +84,7 @@ class NegativeRulesTest {
     assertNotNull(edit, "no negative");
     assertEquals("N2", edit.code());
     assertEquals(N2, edit.rule());
-    assertEquals(new SelectItem(2, 4, "club.revenue", "/select/1/2"), edit.dropAggregateOf());
+    assertEquals(new SelectItem(2, rolepolicy.model.Aggregate.SUM, "club.revenue", "/select/1/2"), edit.dropAggregateOf());
     assertNull(edit.appendColumn());
     assertAll(
         // a bare AggOnly column has no aggregate to drop; an aggregated Public one is no AggOnly
@@ -139,7 +139,7 @@ class NegativeRulesTest {
             "N3", N3, "enrolment.course_id", "enrolment", Policy.JoinOnly),
         // the first key is the only column selected: the second is appended (college_2's prereq)
         () -> assertAppend(TestData.engine().decide(Query.from("prereq").select("prereq.course_id").walk(),
-                TestData.autoPolicies().get("college_2"), 0, true, null, "negative").negative(),
+                TestData.autoPolicies().get("college_2"), 0, true, List.of(), null, "negative").negative(),
             "N3", N3, "prereq.prereq_id", "prereq", Policy.JoinOnly),
         // N1 applies first: N3 adds no second edit, and does not fire at all
         () -> assertEquals("N1", negative(Query.from("student").select("student.name")).code()),
@@ -182,7 +182,7 @@ class NegativeRulesTest {
     }
     var engine = new rolepolicy.engine.QuestionEngine(rolepolicy.engine.RuleBase.load(dir));
     IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
-        () -> engine.decide(Query.from("student").select(5, "student.score").walk(), School.POLICIES, 0, true, null, "negative"));
+        () -> engine.decide(Query.from("student").select(5, "student.score").walk(), School.POLICIES, 0, true, List.of(), null, "negative"));
     assertEquals("the negative rules made 2 edits (expected at most 1: each checks `not NegativeEdit( )`) at negative: "
         + N1 + ", " + N2, e.getMessage());
   }
@@ -197,12 +197,12 @@ class NegativeRulesTest {
   /** The negative rules (N1, N2, N3) that fired for a query, in firing order, from the audit. */
   private static List<String> negativeRulesFired(Query query) {
     Audit audit = new Audit();
-    TestData.engine().decide(query.walk(), School.POLICIES, 0, true, audit, "negative");
+    TestData.engine().decide(query.walk(), School.POLICIES, 0, true, List.of(), audit, "negative");
     return audit.firings().stream().map(Audit.Firing::rule).filter(r -> r.matches("N[123]: .*")).toList();
   }
 
   private static NegativeEdit negative(Query query) {
-    return TestData.engine().decide(query.walk(), School.POLICIES, 0, true, null, "negative").negative();
+    return TestData.engine().decide(query.walk(), School.POLICIES, 0, true, List.of(), null, "negative").negative();
   }
 
   private static void assertAppend(

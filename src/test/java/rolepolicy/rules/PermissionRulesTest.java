@@ -1,16 +1,21 @@
 package rolepolicy.rules;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import rolepolicy.TestData;
+import rolepolicy.engine.QuestionEngine;
 import rolepolicy.model.Policy;
 import rolepolicy.model.Role;
 import rolepolicy.model.Violation;
-import rolepolicy.spider.AstWalk;
+import rolepolicy.model.QueryFacts;
+import rolepolicy.model.QueryViolation;
+import rolepolicy.sql.SqlAnalysis;
+import rolepolicy.sql.SqlAnalyzer;
 
 /** One test per rule of {@code rules/permissions.drl} (SPEC §2, the permission table). */
 class PermissionRulesTest {
@@ -20,6 +25,7 @@ class PermissionRulesTest {
   static final String AGG_ONLY_BARE = "AggOnly columns may not be selected bare";
   static final String AGG_ONLY_FILTER = "AggOnly columns may not join or filter";
   static final String AGG_ONLY_AGGREGATE = "AggOnly columns may be aggregated only by COUNT or AVG";
+  static final String SELECT_STAR = "SELECT * is never compliant";
 
   @Test
   @DisplayName(HIDDEN)
@@ -67,7 +73,7 @@ class PermissionRulesTest {
     assertEquals(1, found.size(), found::toString);
     assertViolation(found.get(0), "student.student_id", Policy.JoinOnly, JOIN_ONLY_AGGREGATED);
     assertEquals(Role.AggArg, found.get(0).ref().role());
-    assertEquals(3, found.get(0).ref().aggId());
+    assertEquals(3, found.get(0).ref().aggregate().id());
     assertEquals(cells("JoinOnly AggArg 1", "JoinOnly AggArg 2", "JoinOnly AggArg 3", "JoinOnly AggArg 4", "JoinOnly AggArg 5"),
         cellsOf(JOIN_ONLY_AGGREGATED));
   }
@@ -115,9 +121,29 @@ class PermissionRulesTest {
                 .select(3, "club.budget")
                 .select(5, "club.budget"));
 
-    assertEquals(List.of(1, 2, 4), found.stream().map(v -> v.ref().aggId()).toList());
+    assertEquals(List.of(1, 2, 4), found.stream().map(v -> v.ref().aggregate().id()).toList());
     found.forEach(v -> assertViolation(v, "club.budget", Policy.AggOnly, AGG_ONLY_AGGREGATE));
     assertEquals(cells("AggOnly AggArg 1", "AggOnly AggArg 2", "AggOnly AggArg 4"), cellsOf(AGG_ONLY_AGGREGATE));
+  }
+
+  @Test
+  @DisplayName(SELECT_STAR)
+  void selectStarIsNeverCompliant() {
+    // SELECT * over Public columns only: no reference violates, the query as a whole does
+    QuestionEngine.Judgement star = judge(Query.from("club").selectStar());
+    assertEquals(List.of(), star.violations());
+    assertEquals(1, star.queryViolations().size(), star::toString);
+    assertEquals("SELECT_STAR", star.queryViolations().get(0).reason());
+    assertEquals(SELECT_STAR, star.queryViolations().get(0).rule());
+    assertFalse(star.compliant());
+    assertTrue(judge(Query.from("club").select("club.title")).compliant());
+    // on real data: Spider's dev_0292, SELECT * FROM hiring
+    SqlAnalysis hiring = new SqlAnalyzer(TestData.schemas().get("employee_hire_evaluation")).analyse("SELECT * FROM hiring");
+    QueryFacts facts = hiring.facts();
+    QuestionEngine.Judgement real = TestData.engine().judge(facts,
+        TestData.autoPolicies().get("employee_hire_evaluation").policed(QuestionEngine.touchedTables(facts.refs(), facts.tables())),
+        null, "test");
+    assertEquals(List.of("SELECT_STAR"), real.queryViolations().stream().map(QueryViolation::reason).toList());
   }
 
   @Test
@@ -183,7 +209,7 @@ class PermissionRulesTest {
         // the cell is the column's own policy, whatever policy the violation claims
         Policy column = COLUMN_OF.entrySet().stream().filter(e -> e.getValue().equals(v.ref().column()))
             .findFirst().orElseThrow().getKey();
-        cells.add(column + " " + v.ref().role() + (v.ref().aggId() == 0 ? "" : " " + v.ref().aggId()));
+        cells.add(column + " " + v.ref().role() + (v.ref().aggregate().id() == 0 ? "" : " " + v.ref().aggregate().id()));
       }
     }
     return cells;
@@ -193,8 +219,14 @@ class PermissionRulesTest {
     return new java.util.TreeSet<>(List.of(cells));
   }
 
+  private static QuestionEngine.Judgement judge(Query query) {
+    QueryFacts walk = query.walk();
+    return TestData.engine().judge(walk, School.POLICIES.policed(QuestionEngine.touchedTables(walk.refs(), walk.tables())),
+        null, "test");
+  }
+
   private static List<Violation> violations(Query query) {
-    AstWalk walk = query.walk();
+    QueryFacts walk = query.walk();
     return TestData.engine().violations(walk.refs(), walk.tables(), School.POLICIES, null, "test");
   }
 

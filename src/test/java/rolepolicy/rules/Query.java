@@ -2,12 +2,13 @@ package rolepolicy.rules;
 
 import java.util.ArrayList;
 import java.util.List;
+import rolepolicy.model.Aggregate;
 import rolepolicy.model.ColumnRef;
 import rolepolicy.model.FromTable;
 import rolepolicy.model.QueryShape;
 import rolepolicy.model.Role;
 import rolepolicy.model.SelectItem;
-import rolepolicy.spider.AstWalk;
+import rolepolicy.model.QueryFacts;
 
 /**
  * Builds by hand the facts that walking a Spider AST would give: call it in walk order (SELECT
@@ -45,14 +46,14 @@ final class Query {
     int item = items.size();
     String itemPath = "/select/1/" + item;
     Role role = aggId == 0 ? Role.SelectExpr : Role.AggArg;
-    refs.add(new ColumnRef(refs.size(), column, role, aggId, item, itemPath + "/1/1", itemPath));
-    items.add(new SelectItem(item, aggId, column, itemPath));
+    refs.add(new ColumnRef(refs.size(), column, role, Aggregate.of(aggId), item, itemPath + "/1/1", itemPath));
+    items.add(new SelectItem(item, Aggregate.of(aggId), column, itemPath));
     return this;
   }
 
   /** A bare {@code *} SELECT item: no reference, but the shape says SELECT *. */
   Query selectStar() {
-    items.add(new SelectItem(items.size(), 0, null, "/select/1/" + items.size()));
+    items.add(new SelectItem(items.size(), Aggregate.NONE, null, "/select/1/" + items.size()));
     selectStar = true;
     return this;
   }
@@ -79,8 +80,8 @@ final class Query {
     return this;
   }
 
-  AstWalk walk() {
-    return new AstWalk(
+  QueryFacts walk() {
+    return new QueryFacts(
         List.copyOf(refs),
         new QueryShape(selectStar, unresolved, setOperation),
         unresolved ? List.of("AST /where/0/2/1/1: column id 99 is out of range") : List.of(),
@@ -91,7 +92,7 @@ final class Query {
 
   private Query condition(String clause, Role role, String column) {
     String path = clause + "/" + (2 * conditions++) + "/2/1";
-    refs.add(new ColumnRef(refs.size(), column, role, 0, -1, path, null));
+    refs.add(new ColumnRef(refs.size(), column, role, Aggregate.NONE, -1, path, null));
     return this;
   }
 }

@@ -8,6 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.List;
 import rolepolicy.TestData;
 import rolepolicy.engine.Audit;
 import rolepolicy.engine.DatabasePolicies;
@@ -17,6 +20,11 @@ import rolepolicy.model.Policy;
 import rolepolicy.model.PolicyOverride;
 import rolepolicy.model.Refusal;
 import rolepolicy.model.RewriteStep;
+import rolepolicy.model.UnverifiedEdit;
+import rolepolicy.model.UnverifiedText;
+import rolepolicy.generate.QuestionGenerator;
+import rolepolicy.generate.Records.GoldLabel;
+import rolepolicy.spider.Question;
 
 /** One test per rule of {@code rules/rewrites.drl} (SPEC §6, the gold label). */
 class RewriteRulesTest {
@@ -24,6 +32,8 @@ class RewriteRulesTest {
   static final String R4 = "R4: an AggOnly column under MAX, MIN or SUM cannot be rewritten";
   static final String NO_RULE = "No rule rewrites an aggregated Hidden or JoinOnly column";
   static final String SELECT_STAR = "Refuse SELECT *";
+  static final String UNVERIFIED_EDIT = "Refuse a rewrite whose SQL text cannot be verified";
+  static final String UNVERIFIED_ANSWER = "Refuse an answer whose SQL text cannot be verified";
   static final String UNRESOLVED = "Refuse an unresolved query";
   static final String ANSWER = "Answer when no violation is left";
   static final String FIRST_UNREWRITABLE = "Refuse at the first violation that no rewrite covers";
@@ -64,6 +74,47 @@ class RewriteRulesTest {
         unrewritableCells(NO_RULE));
     assertRefusal(decide(Query.from("student").select(3, "student.student_id")),
         "NO_RULE", NO_RULE, "student.student_id");
+  }
+
+  @Test
+  @DisplayName(UNVERIFIED_EDIT)
+  void refuseARewriteWhoseTextCannotBeVerified() throws java.io.IOException {
+    // SELECT email FROM student: R1 would replace email, but the program could not make the edit
+    Query query = Query.from("student").select("student.email");
+    RewriteStep step = assertInstanceOf(RewriteStep.class, decide(query));
+    Decision decision = TestData.engine().decide(query.walk(), School.POLICIES, 0, false,
+        List.of(new UnverifiedEdit(step, "the edited text does not analyse")), null, "test").decision();
+    Refusal refusal = assertInstanceOf(Refusal.class, decision);
+    assertEquals("UNVERIFIED_SQL", refusal.reason());
+    assertEquals(step.rule(), refusal.rule(), "the refusal names the step whose edit failed");
+    assertEquals(step.ref(), refusal.ref());
+    assertEquals("the edited text does not analyse", refusal.detail());
+    // on real data: Spider's train_3127, whose SQL text disagrees with its AST
+    JsonNode record =
+        new ObjectMapper().readTree(TestData.spiderDir().resolve("train_spider.json").toFile()).get(3126);
+    Question question = new Question(3127, record.get("db_id").asText(), record.get("question").asText(),
+        record.get("query").asText(), record.get("sql"));
+    GoldLabel gold = new QuestionGenerator(TestData.engine(), TestData.schemas(), TestData.autoPolicies())
+        .generate("train_3127", question, null).goldLabel();
+    assertEquals("REFUSE UNVERIFIED_SQL", gold.type() + " " + gold.reason(), gold::toString);
+    assertEquals(R1, gold.rule());
+  }
+
+  @Test
+  @DisplayName(UNVERIFIED_ANSWER)
+  void refuseAnAnswerWhoseTextCannotBeVerified() {
+    Query compliant = Query.from("club").select("club.title");
+    Refusal refusal = assertInstanceOf(Refusal.class, TestData.engine().decide(compliant.walk(), School.POLICIES, 0, false,
+        List.of(new UnverifiedText("the text reads another column", 1)), null, "test").decision());
+    assertEquals("UNVERIFIED_SQL", refusal.reason());
+    assertEquals(UNVERIFIED_ANSWER, refusal.rule());
+    assertEquals("the text reads another column", refusal.detail());
+    // a text that breaks no policy on its own stands: the answer is kept
+    assertEquals(new Answer(ANSWER), TestData.engine().decide(compliant.walk(), School.POLICIES, 0, false,
+        List.of(new UnverifiedText("the text reads another column", 0)), null, "test").decision());
+    // a text that cannot be analysed at all is not verified either
+    assertInstanceOf(Refusal.class, TestData.engine().decide(compliant.walk(), School.POLICIES, 0, false,
+        List.of(new UnverifiedText("cannot analyse", -1)), null, "test").decision());
   }
 
   @Test
@@ -126,6 +177,7 @@ class RewriteRulesTest {
                 School.POLICIES,
                 0,
                 false,
+                List.of(),
                 audit,
                 "test")
             .decision();
@@ -191,7 +243,7 @@ class RewriteRulesTest {
         assertRewrite(decide(Query.from("student").select("student.email")), "R1", R1);
     assertEquals("student.email", step.ref().column());
     assertEquals("student.student_id", step.replacement().key());
-    assertEquals(0, step.wrapAggId());
+    assertEquals(rolepolicy.model.Aggregate.NONE, step.wrap());
 
     // Two selected columns R1 could rewrite: one step, on the first in walk order.
     assertAll(
@@ -280,7 +332,7 @@ class RewriteRulesTest {
     RewriteStep step = assertRewrite(decide(Query.from("club").select("club.budget")), "R2", R2);
     assertSelectStarRefusal(decide(Query.from("club").selectStar().select("club.budget")));
     assertEquals("club.budget", step.ref().column());
-    assertEquals(5, step.wrapAggId());
+    assertEquals(rolepolicy.model.Aggregate.AVG, step.wrap());
     assertNull(step.replacement());
 
     // Two selected AggOnly columns: one step, on the first in walk order.
@@ -351,7 +403,7 @@ class RewriteRulesTest {
   }
 
   private static Decision decide(Query query, DatabasePolicies policies, int step) {
-    return TestData.engine().decide(query.walk(), policies, step, false, null, "step " + step).decision();
+    return TestData.engine().decide(query.walk(), policies, step, false, List.of(), null, "step " + step).decision();
   }
 
   private static void assertSelectStarRefusal(Decision decision) {
@@ -382,7 +434,7 @@ class RewriteRulesTest {
     POLICY_OF.keySet().stream().sorted().forEach(query::join);
     POLICY_OF.keySet().stream().sorted().forEach(query::where);
     Audit audit = new Audit();
-    TestData.engine().decide(query.walk(), School.POLICIES, 0, false, audit, "cells");
+    TestData.engine().decide(query.walk(), School.POLICIES, 0, false, List.of(), audit, "cells");
     java.util.Set<String> cells = new java.util.TreeSet<>();
     for (Audit.Firing f : audit.firings()) {
       if (f.rule().equals(rule)) {

@@ -26,7 +26,8 @@ class RuleCoverageTest {
     "permissions.drl, PermissionRulesTest",
     "rewrites.drl, RewriteRulesTest",
     "negatives.drl, NegativeRulesTest",
-    "clarify.drl, ClarifyRulesTest"
+    "clarify.drl, ClarifyRulesTest",
+    "review.drl, ReviewRulesTest"
   })
   void everyRuleHasOneTestNamedAfterIt(String file, String testClass) throws Exception {
     List<String> rules = new ArrayList<>();
@@ -46,10 +47,11 @@ class RuleCoverageTest {
   }
 
   @Test
-  @DisplayName("The rule files are the six this suite covers")
+  @DisplayName("The rule files are the seven this suite covers")
   void ruleFilesAreKnown() {
     assertEquals(
-        List.of("clarify.drl", "negatives.drl", "overrides.drl", "permissions.drl", "policy.drl", "rewrites.drl"),
+        List.of("clarify.drl", "negatives.drl", "overrides.drl", "permissions.drl", "policy.drl", "review.drl",
+            "rewrites.drl"),
         RuleBase.ruleFiles(TestData.rulesDir()).stream()
             .map(f -> f.getFileName().toString())
             .toList());

@@ -1,5 +1,6 @@
 package rolepolicy.spider;
 
+import rolepolicy.model.QueryFacts;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -106,8 +107,8 @@ class AstMutationPropertyTest {
             c.record() + 1, dbId, original.get("question").asText(), original.get("query").asText(), sql);
     String context = "dev record " + (c.record() + 1) + " (" + question.query() + ") after " + applied;
 
-    AstWalk walk;
-    AstWalk walkBeforeLast;
+    QueryFacts walk;
+    QueryFacts walkBeforeLast;
     QuestionRecord record;
     try {
       walk = new AstWalker(schema).walk(sql);
@@ -163,7 +164,7 @@ class AstMutationPropertyTest {
   private static final int MIN_WALKED_CHANGES = 20;
 
   /** Each reference names the column of the col_unit at its path, with the aggregate that applies there. */
-  private static void assertRefsReadTheirColUnits(AstWalk walk, JsonNode sql, Schema schema, String context) {
+  private static void assertRefsReadTheirColUnits(QueryFacts walk, JsonNode sql, Schema schema, String context) {
     for (ColumnRef ref : walk.refs()) {
       JsonNode unit = sql.at(ref.path());
       String what = context + ": " + ref + " at " + ref.path() + ", " + unit;
@@ -171,7 +172,7 @@ class AstMutationPropertyTest {
       assertEquals(schema.key(unit.get(1).asInt()), ref.column(), what);
       // in a SELECT item, the item's aggregate, else the col_unit's own
       int itemAgg = ref.itemPath() == null ? 0 : sql.at(ref.itemPath()).get(0).asInt();
-      assertEquals(itemAgg != 0 ? itemAgg : unit.get(0).asInt(), ref.aggId(), what);
+      assertEquals(itemAgg != 0 ? itemAgg : unit.get(0).asInt(), ref.aggregate().id(), what);
     }
   }
 
@@ -182,7 +183,7 @@ class AstMutationPropertyTest {
    * col_unit named column 0, which leaves no trace in the walk before.
    */
   private static String assertOnlyThatColUnitChanged(
-      AstWalk before, AstWalk after, Applied change, JsonNode beforeSql, JsonNode sql, Schema schema, String context) {
+      QueryFacts before, QueryFacts after, Applied change, JsonNode beforeSql, JsonNode sql, Schema schema, String context) {
     String path = change.path();
     String idProblem = "AST " + path + "/1: column id ";
     Map<String, String> was = refsByPath(before, context);
@@ -219,10 +220,10 @@ class AstMutationPropertyTest {
   }
 
   /** The references of a walk by col_unit path: column, role and aggregate; one per path. */
-  private static Map<String, String> refsByPath(AstWalk walk, String context) {
+  private static Map<String, String> refsByPath(QueryFacts walk, String context) {
     Map<String, String> byPath = new TreeMap<>();
     for (ColumnRef ref : walk.refs()) {
-      String previous = byPath.put(ref.path(), ref.column() + " " + ref.role() + " agg " + ref.aggId());
+      String previous = byPath.put(ref.path(), ref.column() + " " + ref.role() + " agg " + ref.aggregate().id());
       assertEquals(null, previous, context + ": two references at " + ref.path());
     }
     return byPath;
@@ -246,7 +247,7 @@ class AstMutationPropertyTest {
     JsonNode sql = original.get("sql").deepCopy();
     ((ArrayNode) sql.at("/select/1/0/1/1")).set(1, NODES.numberNode(4294967297L));
 
-    AstWalk walk = new AstWalker(TestData.schemas().get("concert_singer")).walk(sql);
+    QueryFacts walk = new AstWalker(TestData.schemas().get("concert_singer")).walk(sql);
 
     assertTrue(
         walk.problems().stream().anyMatch(p -> p.contains("/select/1/0/1/1/1")),
@@ -289,7 +290,7 @@ class AstMutationPropertyTest {
 
     GoldLabel gold = record.goldLabel();
     assertEquals("REFUSE", gold.type(), "the text selects age, which the AST does not say");
-    assertEquals(QuestionGenerator.UNVERIFIED_SQL, gold.reason());
+    assertEquals("UNVERIFIED_SQL", gold.reason());
     assertTrue(gold.detail().contains("singer.age"), gold.detail());
   }
 

@@ -52,13 +52,13 @@ final class EditChecks {
               other -> {
                 List<String> expected = new ArrayList<>();
                 for (TextRef r : refs) {
-                  expected.add(r == target ? key(other.key(), r.role(), r.aggId(), r.selectItem()) : key(r));
+                  expected.add(r == target ? key(other.key(), r.role(), r.aggregate().id(), r.selectItem()) : key(r));
                 }
                 check("replaceColumn", id, schema, SqlEdits.replaceColumn(sql, target, other.name()), expected, null);
               });
       if (target.itemSpan() != null && firstOfItem(refs, target)) {
         List<TextRef> item = refs.stream().filter(r -> target.itemSpan().equals(r.itemSpan())).toList();
-        if (item.stream().allMatch(r -> r.aggId() == 0)) {
+        if (item.stream().allMatch(r -> r.aggregate().id() == 0)) {
           List<String> expected = new ArrayList<>();
           for (TextRef r : refs) {
             expected.add(item.contains(r) ? key(r.column(), Role.AggArg, 5, r.selectItem()) : key(r));
@@ -184,7 +184,7 @@ final class EditChecks {
   }
 
   static String key(TextRef r) {
-    return key(r.column(), r.role(), r.aggId(), r.selectItem());
+    return key(r.column(), r.role(), r.aggregate().id(), r.selectItem());
   }
 
   static String key(String column, Role role, int aggId, int selectItem) {

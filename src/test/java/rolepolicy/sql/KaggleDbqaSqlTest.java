@@ -14,7 +14,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import rolepolicy.model.FromTable;
-import rolepolicy.spider.AstWalk;
+import rolepolicy.model.QueryFacts;
 import rolepolicy.spider.AstWalker;
 
 /**
@@ -100,15 +100,15 @@ class KaggleDbqaSqlTest {
     int agreed = 0;
     for (Analysed a : analysed) {
       BenchmarkQueries.Query q = a.query();
-      AstWalk walk = new AstWalker(q.schema()).walk(q.ast());
+      QueryFacts walk = new AstWalker(q.schema()).walk(q.ast());
       assertEquals(List.of(), walk.problems(), q.id());
       List<String> ast =
           walk.refs().stream()
-              .map(r -> r.column() + " " + r.role() + " " + r.aggId() + " " + r.selectItem())
+              .map(r -> r.column() + " " + r.role() + " " + r.aggregate().id() + " " + r.selectItem())
               .toList();
       List<String> text =
           a.analysis().refs().stream()
-              .map(r -> r.column() + " " + r.role() + " " + r.aggId() + " " + r.selectItem())
+              .map(r -> r.column() + " " + r.role() + " " + r.aggregate().id() + " " + r.selectItem())
               .toList();
       boolean sameShape =
           walk.shape().selectStar() == a.analysis().selectStar()

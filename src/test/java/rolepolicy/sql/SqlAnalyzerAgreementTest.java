@@ -10,7 +10,7 @@ import java.util.function.BiPredicate;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import rolepolicy.model.FromTable;
-import rolepolicy.spider.AstWalk;
+import rolepolicy.model.QueryFacts;
 import rolepolicy.spider.AstWalker;
 
 /**
@@ -99,7 +99,7 @@ public class SqlAnalyzerAgreementTest {
     List<String> unexplained = new ArrayList<>();
     for (SpiderQuestions.Analysed analysed : SpiderQuestions.analysed()) {
       SpiderQuestions.Question q = analysed.question();
-      AstWalk walk = new AstWalker(q.schema()).walk(q.ast());
+      QueryFacts walk = new AstWalker(q.schema()).walk(q.ast());
       if (!walk.problems().isEmpty()) {
         continue;
       }
@@ -111,11 +111,11 @@ public class SqlAnalyzerAgreementTest {
       }
       List<String> ast =
           walk.refs().stream()
-              .map(r -> r.column() + " " + r.role() + " " + r.aggId() + " " + r.selectItem())
+              .map(r -> r.column() + " " + r.role() + " " + r.aggregate().id() + " " + r.selectItem())
               .toList();
       List<String> text =
           analysis.refs().stream()
-              .map(r -> r.column() + " " + r.role() + " " + r.aggId() + " " + r.selectItem())
+              .map(r -> r.column() + " " + r.role() + " " + r.aggregate().id() + " " + r.selectItem())
               .toList();
       boolean sameShape =
           walk.shape().selectStar() == analysis.selectStar()

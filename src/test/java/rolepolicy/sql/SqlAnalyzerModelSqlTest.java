@@ -39,7 +39,7 @@ class SqlAnalyzerModelSqlTest {
 
   private static List<String> refs(String sql) {
     return analyzer().analyse(sql).refs().stream()
-        .map(r -> r.column() + " " + r.role() + " " + r.aggId() + " " + r.selectItem())
+        .map(r -> r.column() + " " + r.role() + " " + r.aggregate().id() + " " + r.selectItem())
         .toList();
   }
 

@@ -15,7 +15,7 @@ class SqlAnalyzerTest {
   /** The references as {@code column role agg item}, in walk order. */
   private static List<String> refs(String sql) {
     return ANALYZER.analyse(sql).refs().stream()
-        .map(r -> r.column() + " " + r.role() + " " + r.aggId() + " " + r.selectItem())
+        .map(r -> r.column() + " " + r.role() + " " + r.aggregate().id() + " " + r.selectItem())
         .toList();
   }
 
@@ -265,7 +265,7 @@ class SqlAnalyzerTest {
 
   private static List<String> schoolRefs(String sql) {
     return SCHOOLS.analyse(sql).refs().stream()
-        .map(r -> r.column() + " " + r.role() + " " + r.aggId() + " " + r.selectItem())
+        .map(r -> r.column() + " " + r.role() + " " + r.aggregate().id() + " " + r.selectItem())
         .toList();
   }
 

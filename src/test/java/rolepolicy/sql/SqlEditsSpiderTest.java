@@ -110,7 +110,7 @@ class SqlEditsSpiderTest {
           List<String> expected = new ArrayList<>();
           for (TextRef r : a.refs()) {
             expected.add(
-                r == target ? key(other.key(), r.role(), r.aggId(), r.selectItem()) : key(r));
+                r == target ? key(other.key(), r.role(), r.aggregate().id(), r.selectItem()) : key(r));
           }
           return new Edit(SqlEdits.replaceColumn(a.sql(), target, other.name()), expected);
         });
@@ -244,7 +244,7 @@ class SqlEditsSpiderTest {
   }
 
   private static String key(TextRef r) {
-    return key(r.column(), r.role(), r.aggId(), r.selectItem());
+    return key(r.column(), r.role(), r.aggregate().id(), r.selectItem());
   }
 
   private static String key(String column, Role role, int aggId, int selectItem) {

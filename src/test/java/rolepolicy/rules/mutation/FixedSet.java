@@ -14,6 +14,7 @@ import org.kie.api.KieBase;
 import rolepolicy.TestData;
 import rolepolicy.engine.DatabasePolicies;
 import rolepolicy.engine.PolicyAssigner;
+import rolepolicy.engine.PolicyReview;
 import rolepolicy.engine.QuestionEngine;
 import rolepolicy.generate.DatasetGenerator;
 import rolepolicy.generate.QuestionGenerator;
@@ -31,7 +32,7 @@ import rolepolicy.spider.Schema;
 
 /**
  * The fixed set of real input a rule variant is judged on: the policies of every Spider database
- * with the shipped overrides, and the records of a fixed sample of Spider questions (every
+ * with the shipped overrides (and the review flags they get), and the records of a fixed sample of Spider questions (every
  * {@value #DEV_STEP}th dev question and every {@value #TRAIN_STEP}th train question, in {@value #PARTS}
  * parts).
  */
@@ -101,9 +102,9 @@ final class FixedSet {
         PolicyClarifier.Check check = clarifier.check(q.policy().record(), texts.get(step), step);
         if (check.analysis() != null) {
           // without a ClarificationRequest (as in generation) no clarification rule may fire
-          var refs = check.analysis().columnRefs();
-          long stray = engine.fireText(refs, new QueryShape(check.analysis().selectStar(), false, check.analysis().setOperation()),
-                  QuestionScorer.policed(q.policy().record(), TestData.schemas().get(q.dbId()), refs), step, List.of(), null, "silent")
+          var query = check.analysis().facts();
+          long stray = engine.fireText(query,
+                  QuestionScorer.policed(q.policy().record(), TestData.schemas().get(q.dbId()), query.refs()), step, List.of(), null, "silent")
               .stream().filter(f -> f instanceof ClarificationQuestion || f instanceof ClarificationOption
                   || f instanceof rolepolicy.model.ProposedEdit).count();
           if (stray > 0) {
@@ -164,8 +165,11 @@ final class FixedSet {
   private static Policies policies(KieBase rules, Map<String, Schema> schemas, List<PolicyOverride> overrides) {
     try {
       Map<String, DatabasePolicies> policies = new PolicyAssigner(rules).assign(schemas, overrides, "data/overrides.json");
+      PolicyReview review = new PolicyReview(rules);
       StringBuilder text = new StringBuilder();
-      policies.values().forEach(db -> text.append(db.columns()).append('\n'));
+      // with each database's review flags: the review rules are judged on the same databases
+      policies.values().forEach(db -> text.append(db.columns()).append('\n')
+          .append(review.flags(schemas.get(db.dbId()), db)).append('\n'));
       return new Policies(text.toString(), policies);
     } catch (InputException | IllegalStateException e) {
       return new Policies("policies fail: " + e.getMessage(), null);

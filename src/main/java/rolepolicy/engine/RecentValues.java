@@ -1,13 +1,13 @@
-package rolepolicy.generate;
+package rolepolicy.engine;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** The values of the last keys used, at most {@code capacity} of them; safe across threads. */
-final class RecentValues<K, V> {
+public final class RecentValues<K, V> {
   private final Map<K, V> values;
 
-  RecentValues(int capacity) {
+  public RecentValues(int capacity) {
     this.values =
         new LinkedHashMap<>(capacity * 2, 0.75f, true) {
           @Override
@@ -18,11 +18,11 @@ final class RecentValues<K, V> {
   }
 
   /** The value of the key, or null; the key becomes the most recent one. */
-  synchronized V get(K key) {
+  public synchronized V get(K key) {
     return values.get(key);
   }
 
-  synchronized void put(K key, V value) {
+  public synchronized void put(K key, V value) {
     values.put(key, value);
   }
 }

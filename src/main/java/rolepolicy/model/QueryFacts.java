@@ -1,10 +1,6 @@
-package rolepolicy.spider;
+package rolepolicy.model;
 
 import java.util.List;
-import rolepolicy.model.ColumnRef;
-import rolepolicy.model.FromTable;
-import rolepolicy.model.QueryShape;
-import rolepolicy.model.SelectItem;
 
 /**
  * The rules' facts of one query: what walking its Spider AST found ({@link AstWalker}), or what
@@ -17,7 +13,7 @@ import rolepolicy.model.SelectItem;
  * @param selectItems the top-level SELECT items
  * @param tables every table the query reads, at any depth, in first-seen order
  */
-public record AstWalk(
+public record QueryFacts(
     List<ColumnRef> refs,
     QueryShape shape,
     List<String> problems,

@@ -1,0 +1,140 @@
+package rolepolicy.engine;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
+import rolepolicy.model.ColumnRef;
+import rolepolicy.model.NegativeEdit;
+import rolepolicy.model.QueryFacts;
+import rolepolicy.model.RewriteStep;
+import rolepolicy.spider.AstEdits;
+import rolepolicy.spider.AstWalker;
+import rolepolicy.sql.SqlAnalysis;
+import rolepolicy.sql.SqlAnalysisException;
+import rolepolicy.sql.SqlEdits;
+import rolepolicy.sql.TextRef;
+import rolepolicy.sql.TextTable;
+
+/**
+ * A query known by its Spider AST and its SQL text: the facts come from the AST; every edit is made
+ * on both, and the edited text must analyse to exactly the edited AST's references.
+ */
+public final class AstQuery implements QuerySource {
+  private final AstWalker walker;
+  private final TextAnalyser texts;
+  private final JsonNode ast;
+  private final String sql;
+  private final QueryFacts facts;
+  private final SqlAnalysis analysis;
+  private final String textProblem;
+
+  private AstQuery(
+      AstWalker walker, TextAnalyser texts, JsonNode ast, String sql, QueryFacts facts,
+      SqlAnalysis analysis, String textProblem) {
+    this.walker = walker;
+    this.texts = texts;
+    this.ast = ast;
+    this.sql = sql;
+    this.facts = facts;
+    this.analysis = analysis;
+    this.textProblem = textProblem;
+  }
+
+  /** The query of an AST and its text; the text is checked against the AST's references. */
+  public static AstQuery of(AstWalker walker, TextAnalyser texts, JsonNode ast, String sql) {
+    QueryFacts facts = walker.walk(ast);
+    if (!facts.problems().isEmpty()) {
+      return new AstQuery(walker, texts, ast, sql, facts, null, "the AST could not be resolved");
+    }
+    try {
+      return new AstQuery(walker, texts, ast, sql, facts,
+          texts.analyseExpecting(sql, facts.refs(), "the AST gives"), null);
+    } catch (EditFailed e) {
+      return new AstQuery(walker, texts, ast, sql, facts, null, e.getMessage());
+    }
+  }
+
+  @Override
+  public QueryFacts facts() {
+    return facts;
+  }
+
+  @Override
+  public String sql() {
+    return sql;
+  }
+
+  @Override
+  public String textProblem() {
+    return textProblem;
+  }
+
+  @Override
+  public List<ColumnRef> textRefs() {
+    try {
+      return texts.analyse(sql).columnRefs();
+    } catch (SqlAnalysisException e) {
+      return null;
+    }
+  }
+
+  @Override
+  public AstQuery rewrite(RewriteStep step) throws EditFailed {
+    if (analysis == null) {
+      throw new EditFailed(textProblem);
+    }
+    ColumnRef ref = step.ref();
+    try {
+      TextRef target = analysis.refs().get(ref.position());
+      JsonNode editedAst;
+      String edited;
+      if (step.replacement() != null) {
+        editedAst = AstEdits.replaceColumn(ast, ref.path(), step.replacement().index());
+        edited = SqlEdits.replaceColumn(sql, target, step.replacement().name());
+      } else {
+        editedAst = AstEdits.wrapItem(ast, ref.itemPath(), step.wrap());
+        edited = SqlEdits.wrapItem(sql, target, step.wrap().name());
+      }
+      return checked(editedAst, edited);
+    } catch (IllegalArgumentException | SqlAnalysisException e) {
+      throw new EditFailed(e.getMessage());
+    }
+  }
+
+  @Override
+  public Edited negative(NegativeEdit edit) throws EditFailed {
+    if (analysis == null) {
+      return null;
+    }
+    try {
+      JsonNode editedAst;
+      String edited;
+      String described;
+      if (edit.appendColumn() != null) {
+        TextTable table = analysis.fromTables().get(edit.fromTable().position());
+        if (!table.table().equalsIgnoreCase(edit.fromTable().table())) {
+          throw new EditFailed(
+              "FROM table " + edit.fromTable().position() + " is " + table.table() + " in the text");
+        }
+        editedAst = AstEdits.appendColumn(ast, edit.appendColumn().index());
+        edited = SqlEdits.appendSelectItem(sql, analysis, table, edit.appendColumn().name());
+        described = "append " + edit.appendColumn().key() + " to the SELECT list";
+      } else {
+        int item = edit.dropAggregateOf().index();
+        TextRef target =
+            analysis.refs().stream().filter(r -> r.selectItem() == item).findFirst().orElseThrow();
+        editedAst = AstEdits.dropAggregate(ast, edit.dropAggregateOf().path());
+        edited = SqlEdits.unwrapAggregate(sql, target);
+        described = "drop the aggregate of SELECT item " + item + " (" + target.column() + ")";
+      }
+      return new Edited(checked(editedAst, edited), described);
+    } catch (IllegalArgumentException | SqlAnalysisException e) {
+      throw new EditFailed(e.getMessage());
+    }
+  }
+
+  private AstQuery checked(JsonNode editedAst, String edited) throws EditFailed {
+    QueryFacts editedFacts = walker.walk(editedAst);
+    SqlAnalysis after = texts.analyseExpecting(edited, editedFacts.refs(), "the AST gives");
+    return new AstQuery(walker, texts, editedAst, edited, editedFacts, after, null);
+  }
+}

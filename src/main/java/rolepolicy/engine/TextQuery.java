@@ -1,0 +1,145 @@
+package rolepolicy.engine;
+
+import java.util.ArrayList;
+import java.util.List;
+import rolepolicy.model.Aggregate;
+import rolepolicy.model.ColumnRef;
+import rolepolicy.model.NegativeEdit;
+import rolepolicy.model.QueryFacts;
+import rolepolicy.model.RewriteStep;
+import rolepolicy.model.Role;
+import rolepolicy.sql.SqlAnalysis;
+import rolepolicy.sql.SqlAnalysisException;
+import rolepolicy.sql.SqlEdits;
+import rolepolicy.sql.TextRef;
+import rolepolicy.sql.TextTable;
+
+/**
+ * A query known by its SQL text alone: the facts come from the text analyser, and every edit is
+ * checked by analysing the edited text again.
+ */
+public final class TextQuery implements QuerySource {
+  /** How the problem of a query whose SQL text cannot be analysed begins. */
+  public static final String UNANALYSABLE = "cannot analyse the SQL text: ";
+
+  private final TextAnalyser texts;
+  private final String sql;
+  private final SqlAnalysis analysis;
+  private final QueryFacts facts;
+
+  private TextQuery(TextAnalyser texts, String sql, SqlAnalysis analysis, QueryFacts facts) {
+    this.texts = texts;
+    this.sql = sql;
+    this.analysis = analysis;
+    this.facts = facts;
+  }
+
+  /** The query of a text; one that cannot be analysed has facts that say so (unresolved). */
+  public static TextQuery of(TextAnalyser texts, String sql) {
+    try {
+      SqlAnalysis analysis = texts.analyse(sql);
+      return new TextQuery(texts, sql, analysis, analysis.facts());
+    } catch (SqlAnalysisException e) {
+      return new TextQuery(texts, sql, null, SqlAnalysis.unanalysable(UNANALYSABLE + e.getMessage()));
+    }
+  }
+
+  /** The text's analysis; null when it cannot be analysed. */
+  public SqlAnalysis analysis() {
+    return analysis;
+  }
+
+  @Override
+  public QueryFacts facts() {
+    return facts;
+  }
+
+  @Override
+  public String sql() {
+    return sql;
+  }
+
+  @Override
+  public List<ColumnRef> textRefs() {
+    return analysis == null ? null : facts.refs();
+  }
+
+  @Override
+  public TextQuery rewrite(RewriteStep step) throws EditFailed {
+    if (analysis == null) {
+      throw new EditFailed(facts.problems().get(0));
+    }
+    ColumnRef ref = step.ref();
+    try {
+      TextRef target = analysis.refs().get(ref.position());
+      List<ColumnRef> expected = new ArrayList<>(analysis.columnRefs());
+      String edited;
+      if (step.replacement() != null) {
+        edited = SqlEdits.replaceColumn(sql, target, step.replacement().name());
+        expected.set(ref.position(), with(ref, step.replacement().key(), ref.role(), ref.aggregate()));
+      } else {
+        edited = SqlEdits.wrapItem(sql, target, step.wrap().name());
+        for (int i = 0; i < expected.size(); i++) {
+          if (target.itemSpan().equals(analysis.refs().get(i).itemSpan())) {
+            ColumnRef r = expected.get(i);
+            expected.set(i, with(r, r.column(), Role.AggArg, step.wrap()));
+          }
+        }
+      }
+      SqlAnalysis after = texts.analyseExpecting(edited, expected, "the edit should give");
+      return new TextQuery(texts, edited, after, after.facts());
+    } catch (IllegalArgumentException | SqlAnalysisException e) {
+      throw new EditFailed(e.getMessage());
+    }
+  }
+
+  @Override
+  public Edited negative(NegativeEdit edit) throws EditFailed {
+    if (analysis == null) {
+      return null;
+    }
+    List<ColumnRef> before = analysis.columnRefs();
+    String edited;
+    String described;
+    ColumnRef introduced;
+    try {
+      if (edit.appendColumn() != null) {
+        TextTable table = analysis.fromTables().get(edit.fromTable().position());
+        edited = SqlEdits.appendSelectItem(sql, analysis, table, edit.appendColumn().name());
+        described = "append " + edit.appendColumn().key() + " to the SELECT list";
+        introduced =
+            new ColumnRef(-1, edit.appendColumn().key(), Role.SelectExpr, Aggregate.NONE,
+                analysis.selectItems().size(), null, null);
+      } else {
+        int item = edit.dropAggregateOf().index();
+        int position = firstOfItem(item);
+        TextRef target = analysis.refs().get(position);
+        edited = SqlEdits.unwrapAggregate(sql, target);
+        described = "drop the aggregate of SELECT item " + item + " (" + target.column() + ")";
+        introduced = null;
+        ColumnRef r = before.get(position);
+        before.set(position, with(r, r.column(), Role.SelectExpr, Aggregate.NONE));
+      }
+    } catch (IllegalArgumentException | SqlAnalysisException e) {
+      throw new EditFailed(e.getMessage());
+    }
+    SqlAnalysis after =
+        introduced == null
+            ? texts.analyseExpecting(edited, before, "the edit should give")
+            : texts.analyseExpectingOneMore(edited, before, introduced);
+    return new Edited(new TextQuery(texts, edited, after, after.facts()), described);
+  }
+
+  private int firstOfItem(int item) {
+    for (int i = 0; i < analysis.refs().size(); i++) {
+      if (analysis.refs().get(i).selectItem() == item) {
+        return i;
+      }
+    }
+    throw new IllegalArgumentException("SELECT item " + item + " has no column reference");
+  }
+
+  private static ColumnRef with(ColumnRef ref, String column, Role role, Aggregate aggregate) {
+    return new ColumnRef(ref.position(), column, role, aggregate, ref.selectItem(), null, null);
+  }
+}

@@ -1,0 +1,4 @@
+package rolepolicy.model;
+
+/** Conclusion of a review rule: the table's rows look like people. */
+public record PeopleTable(String table, String rule) {}
