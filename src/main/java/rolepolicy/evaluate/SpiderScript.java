@@ -50,7 +50,8 @@ public final class SpiderScript {
   private static final List<String> JOIN_KEYWORDS = List.of("join", "on", "as");
   private static final List<String> WHERE_OPS = SpiderSql.WHERE_OPS;
   private static final List<String> UNIT_OPS = SpiderSql.UNIT_OPS;
-  private static final List<String> AGG_OPS = SpiderSql.AGGREGATES;
+  /** process_sql.py's {@code AGG_OPS}. */
+  private static final List<String> AGG_OPS = List.of("none", "max", "min", "count", "sum", "avg");
   private static final List<String> COND_OPS = List.of("and", "or");
   private static final List<String> SQL_OPS = List.of("intersect", "union", "except");
   private static final List<String> ORDER_OPS = List.of("desc", "asc");

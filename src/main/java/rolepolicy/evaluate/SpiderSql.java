@@ -33,8 +33,6 @@ public record SpiderSql(
     SpiderSql union,
     SpiderSql except) {
 
-  /** Spider's {@code AGG_OPS}: none, max, min, count, sum, avg. */
-  public static final List<String> AGGREGATES = List.of("none", "max", "min", "count", "sum", "avg");
 
   /** Spider's {@code UNIT_OPS}: none, -, +, *, /. */
   public static final List<String> UNIT_OPS = List.of("none", "-", "+", "*", "/");

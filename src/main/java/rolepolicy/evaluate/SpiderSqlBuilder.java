@@ -422,7 +422,8 @@ final class SpiderSqlBuilder {
       return 0;
     }
     String name = lower(function.getName());
-    int agg = SpiderSql.AGGREGATES.indexOf(name);
+    rolepolicy.model.Aggregate aggregate = rolepolicy.model.Aggregate.named(name);
+    int agg = aggregate == null ? 0 : aggregate.id();
     if (agg <= 0) {
       throw beyond("function " + name + "()");
     }
