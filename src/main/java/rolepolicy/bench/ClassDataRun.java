@@ -8,7 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import rolepolicy.cli.Main;
-import rolepolicy.spider.JsonFiles;
+import rolepolicy.io.JsonFiles;
 
 /**
  * The run {@code mvn package} records the class-data archive of {@code bin/rolepolicy} from: {@code
@@ -24,7 +24,7 @@ public final class ClassDataRun {
   public static void main(String[] args) throws IOException {
     Path out = Path.of(args[0]);
     // made anew each build: only a folder this run made before, or an empty one, is replaced
-    rolepolicy.generate.OwnedFolder.recreate(out, "class-data-run", "OUT");
+    rolepolicy.io.OwnedFolder.recreate(out, "class-data-run", "OUT");
     Path cache = out.resolve("cache");
     PrintWriter stdout = new PrintWriter(System.out, true);
     PrintWriter stderr = new PrintWriter(System.err, true);

@@ -11,11 +11,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import rolepolicy.generate.DatasetWriter;
-import rolepolicy.generate.OwnedFolder;
-import rolepolicy.generate.RunTemp;
-import rolepolicy.spider.InputException;
-import rolepolicy.spider.JsonFiles;
+import rolepolicy.io.DatasetWriter;
+import rolepolicy.io.OwnedFolder;
+import rolepolicy.io.RunTemp;
+import rolepolicy.io.InputException;
+import rolepolicy.io.JsonFiles;
 
 /**
  * Times {@code evaluate} as a user runs it: whole cold processes through {@code bin/rolepolicy},

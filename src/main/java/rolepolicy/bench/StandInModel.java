@@ -12,8 +12,8 @@ import rolepolicy.llm.LocalChatServer;
 import rolepolicy.llm.LocalChatServer.Reply;
 import rolepolicy.llm.LocalChatServer.Request;
 import rolepolicy.llm.PromptTemplate;
-import rolepolicy.spider.InputException;
-import rolepolicy.spider.JsonFiles;
+import rolepolicy.io.InputException;
+import rolepolicy.io.JsonFiles;
 
 /**
  * A stand-in model on 127.0.0.1 that answers interact's prompts from a recorded run (the authors'

@@ -12,7 +12,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import rolepolicy.generate.RunTemp;
+import rolepolicy.io.RunTemp;
 import rolepolicy.tablescore.KeyColumns;
 import rolepolicy.tablescore.NormalisingJudge;
 import rolepolicy.tablescore.Summary;

@@ -124,7 +124,7 @@ public final class CacheFolder {
     Files.createDirectories(folder);
     // named and registered before it is made: an interrupt between the two left it behind
     Path temp = folder.resolve(file.getFileName() + "-" + Long.toUnsignedString(TEMP_NAMES.nextLong()) + ".tmp");
-    rolepolicy.generate.RunTemp.register(temp, "a cache entry being written (" + file.getFileName() + ") was removed");
+    rolepolicy.io.RunTemp.register(temp, "a cache entry being written (" + file.getFileName() + ") was removed");
     try {
       if (folder.getFileSystem().supportedFileAttributeViews().contains("posix")) { // owner-only, as a temporary file is
         Files.createFile(temp, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
@@ -138,7 +138,7 @@ public final class CacheFolder {
       Files.move(temp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
           java.nio.file.StandardCopyOption.ATOMIC_MOVE);
     } finally {
-      rolepolicy.generate.RunTemp.release(temp);
+      rolepolicy.io.RunTemp.release(temp);
     }
   }
 

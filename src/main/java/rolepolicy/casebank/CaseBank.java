@@ -33,11 +33,11 @@ import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import rolepolicy.cache.CacheFolder;
-import rolepolicy.generate.DatasetWriter;
-import rolepolicy.generate.OutputGuard;
-import rolepolicy.generate.OwnedFolder;
-import rolepolicy.generate.RunTemp;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.DatasetWriter;
+import rolepolicy.io.OutputGuard;
+import rolepolicy.io.OwnedFolder;
+import rolepolicy.io.RunTemp;
+import rolepolicy.io.InputException;
 import rolepolicy.spider.Schema;
 
 /**

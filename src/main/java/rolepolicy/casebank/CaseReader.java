@@ -10,9 +10,9 @@ import java.util.Map;
 import java.util.function.Function;
 import rolepolicy.skeleton.Skeleton;
 import rolepolicy.skeleton.Skeletonizer;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.InputException;
 import rolepolicy.spider.Schema;
-import rolepolicy.spider.JsonFiles;
+import rolepolicy.io.JsonFiles;
 
 /** Reads the cases of a generated train split; dev and test questions are never cases. */
 public final class CaseReader {

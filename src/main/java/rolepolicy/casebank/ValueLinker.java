@@ -16,7 +16,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import rolepolicy.model.SchemaColumn;
 import rolepolicy.skeleton.LeakCheck;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.InputException;
 import rolepolicy.spider.Schema;
 
 /**

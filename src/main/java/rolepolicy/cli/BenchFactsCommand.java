@@ -24,7 +24,7 @@ import rolepolicy.engine.RuleBase;
 import rolepolicy.generate.DatasetGenerator;
 import rolepolicy.generate.QuestionGenerator;
 import rolepolicy.generate.QuestionGenerator.Facts;
-import rolepolicy.generate.RunTemp;
+import rolepolicy.io.RunTemp;
 import rolepolicy.spider.Schema;
 import rolepolicy.spider.SchemaReader;
 

@@ -20,7 +20,7 @@ import rolepolicy.casebank.RetrievalBench;
 import rolepolicy.evaluate.Evaluator;
 import rolepolicy.evaluate.GoldRecord;
 import rolepolicy.evaluate.PredictionReader;
-import rolepolicy.spider.JsonFiles;
+import rolepolicy.io.JsonFiles;
 import rolepolicy.spider.Schema;
 import rolepolicy.spider.SchemaReader;
 

@@ -20,8 +20,8 @@ import rolepolicy.compare.CompareHtml;
 import rolepolicy.compare.CompareTable;
 import rolepolicy.compare.Comparison;
 import rolepolicy.compare.Run;
-import rolepolicy.generate.AtomicOutput;
-import rolepolicy.generate.DatasetWriter;
+import rolepolicy.io.AtomicOutput;
+import rolepolicy.io.DatasetWriter;
 
 /** Compares runs (evaluate or run output folders) with bootstrap intervals and paired tests (docs/compare.md). */
 @Command(

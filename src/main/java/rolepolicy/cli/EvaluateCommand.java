@@ -13,7 +13,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import rolepolicy.bench.Phases;
+import rolepolicy.io.Phases;
 import rolepolicy.db.SqliteRunner;
 import rolepolicy.engine.RuleBase;
 import rolepolicy.evaluate.EvaluationCache;
@@ -22,9 +22,9 @@ import rolepolicy.evaluate.ExactMatchesAhead;
 import rolepolicy.evaluate.Evaluator;
 import rolepolicy.evaluate.GoldRecord;
 import rolepolicy.evaluate.PredictionReader;
-import rolepolicy.generate.AtomicOutput;
-import rolepolicy.generate.OutputGuard;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.AtomicOutput;
+import rolepolicy.io.OutputGuard;
+import rolepolicy.io.InputException;
 import rolepolicy.spider.SchemaReader;
 
 /** Scores a model's predictions against a generated split (SPEC §9). */

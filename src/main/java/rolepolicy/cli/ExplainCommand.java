@@ -12,7 +12,7 @@ import picocli.CommandLine.Spec;
 import rolepolicy.engine.RuleBase;
 import rolepolicy.explain.Explainer;
 import rolepolicy.explain.Explanation;
-import rolepolicy.generate.DatasetWriter;
+import rolepolicy.io.DatasetWriter;
 
 /** Why one question came out so: its facts, every rule firing, the conclusions and the edits. */
 @Command(

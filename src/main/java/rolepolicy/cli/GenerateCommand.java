@@ -25,13 +25,13 @@ import rolepolicy.engine.DatabasePolicies;
 import rolepolicy.engine.PolicyAssigner;
 import rolepolicy.engine.QuestionEngine;
 import rolepolicy.engine.RuleBase;
-import rolepolicy.generate.AtomicOutput;
+import rolepolicy.io.AtomicOutput;
 import rolepolicy.generate.AuditTrail;
 import rolepolicy.generate.DatasetGenerator;
 import rolepolicy.generate.QuestionGenerator;
 import rolepolicy.generate.SplitSummary;
 import rolepolicy.model.PolicyOverride;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.InputException;
 import rolepolicy.spider.Schema;
 import rolepolicy.spider.SchemaReader;
 

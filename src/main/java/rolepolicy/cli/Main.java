@@ -9,10 +9,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.UsageMessageSpec;
 import rolepolicy.engine.RuleFileException;
 import rolepolicy.engine.RuleLimits;
-import rolepolicy.generate.OutputRefused;
-import rolepolicy.generate.RunTemp;
+import rolepolicy.io.OutputRefused;
+import rolepolicy.io.RunTemp;
 import rolepolicy.llm.EndpointException;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.InputException;
 
 /** Entry point: {@code rolepolicy generate | evaluate | run | compare | review | report | diff | explain | bench | score-tables | bench-tables | interact | casebank | prompts | bench-retrieval | bench-facts | bench-run | bench-evaluate | recorded-predictions | predictions | stand-in}; no arguments prints the usage (exit 2). */
 @Command(

@@ -5,7 +5,7 @@ import java.nio.file.Path;
 import java.util.List;
 import picocli.CommandLine.Option;
 import rolepolicy.model.PolicyOverride;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.InputException;
 import rolepolicy.spider.OverridesReader;
 
 /** The options that choose the rule files and the policy overrides (generate, review, explain, bench). */

@@ -16,10 +16,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 import rolepolicy.evaluate.ReferencePredictions;
-import rolepolicy.generate.AtomicOutput;
-import rolepolicy.generate.DatasetWriter;
-import rolepolicy.spider.InputException;
-import rolepolicy.spider.JsonFiles;
+import rolepolicy.io.AtomicOutput;
+import rolepolicy.io.DatasetWriter;
+import rolepolicy.io.InputException;
+import rolepolicy.io.JsonFiles;
 
 /** A generated split's own SQL (original, gold, negative) or REFUSE, as evaluate's predictions. */
 @Command(

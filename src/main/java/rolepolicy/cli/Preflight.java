@@ -15,7 +15,7 @@ import picocli.CommandLine.ParseResult;
 import rolepolicy.cache.CacheFolder;
 import rolepolicy.cache.NativeLibraries;
 import rolepolicy.engine.RuleLimits;
-import rolepolicy.generate.OutputGuard;
+import rolepolicy.io.OutputGuard;
 
 /**
  * What is checked and set before any command runs, from its parsed command line: every numeric

@@ -24,11 +24,11 @@ import rolepolicy.casebank.Embedder;
 import rolepolicy.casebank.PromptWriter;
 import rolepolicy.evaluate.Evaluator;
 import rolepolicy.evaluate.PredictionReader;
-import rolepolicy.generate.AtomicOutput;
-import rolepolicy.generate.DatasetWriter;
+import rolepolicy.io.AtomicOutput;
+import rolepolicy.io.DatasetWriter;
 import rolepolicy.llm.PromptTemplate;
-import rolepolicy.spider.InputException;
-import rolepolicy.spider.JsonFiles;
+import rolepolicy.io.InputException;
+import rolepolicy.io.JsonFiles;
 import rolepolicy.spider.Schema;
 import rolepolicy.spider.SchemaReader;
 

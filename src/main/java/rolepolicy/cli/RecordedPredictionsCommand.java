@@ -14,8 +14,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 import rolepolicy.Plural;
-import rolepolicy.generate.AtomicOutput;
-import rolepolicy.generate.DatasetWriter;
+import rolepolicy.io.AtomicOutput;
+import rolepolicy.io.DatasetWriter;
 import rolepolicy.interact.RecordedPredictions;
 
 /** One round of a recorded run as predictions for evaluate, over the dataset's logged questions. */

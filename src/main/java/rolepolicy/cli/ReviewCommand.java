@@ -29,7 +29,7 @@ import rolepolicy.engine.RuleBase;
 import rolepolicy.model.PolicyOverride;
 import rolepolicy.model.ReviewFlag;
 import rolepolicy.model.SchemaColumn;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.InputException;
 import rolepolicy.spider.Schema;
 import rolepolicy.spider.SchemaReader;
 

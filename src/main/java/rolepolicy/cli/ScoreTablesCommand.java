@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 import rolepolicy.llm.ChatEndpoint;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.InputException;
 import rolepolicy.llm.PromptTemplate;
 import rolepolicy.tablescore.CellJudge;
 import rolepolicy.tablescore.KeyColumns;

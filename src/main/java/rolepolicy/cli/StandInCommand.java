@@ -18,7 +18,7 @@ import rolepolicy.evaluate.Evaluator;
 import rolepolicy.evaluate.GoldRecord;
 import rolepolicy.evaluate.PredictionReader;
 import rolepolicy.run.RecordedModel;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.InputException;
 
 /** A stand-in model endpoint answering from a predictions file, until stopped. */
 @Command(

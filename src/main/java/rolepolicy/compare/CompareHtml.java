@@ -1,6 +1,7 @@
 package rolepolicy.compare;
 
-import static rolepolicy.report.HtmlReport.esc;
+import rolepolicy.html.Html;
+import static rolepolicy.html.Html.esc;
 
 import java.util.List;
 import java.util.Locale;
@@ -11,7 +12,7 @@ import rolepolicy.compare.Comparison.Database;
 import rolepolicy.compare.Comparison.Differing;
 import rolepolicy.compare.Comparison.Pair;
 import rolepolicy.compare.Comparison.RunInfo;
-import rolepolicy.report.Charts;
+import rolepolicy.html.Charts;
 import rolepolicy.report.HtmlReport;
 
 /**
@@ -42,7 +43,7 @@ public final class CompareHtml {
   private void page() {
     html.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
         .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
-        .append("<title>Comparison of runs</title>\n<style>\n").append(HtmlReport.STYLE).append(EXTRA)
+        .append("<title>Comparison of runs</title>\n<style>\n").append(Html.STYLE).append(EXTRA)
         .append("</style>\n</head>\n<body>\n<main>\n");
     html.append("<h1>Comparison of runs</h1>\n<p class=\"sub\">").append(c.runs().size()).append(" runs over the same ")
         .append(c.questions()).append(" questions, paired by id. Intervals: ").append(esc(c.method())).append("; ")

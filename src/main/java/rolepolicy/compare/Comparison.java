@@ -16,7 +16,7 @@ import rolepolicy.evaluate.EvaluationFolder;
 import rolepolicy.evaluate.Hardness;
 import rolepolicy.evaluate.Metrics;
 import rolepolicy.evaluate.QuestionResult;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.InputException;
 
 /**
  * Runs over the same questions compared: every run's metrics with bootstrap intervals, the

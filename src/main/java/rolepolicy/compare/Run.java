@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import rolepolicy.evaluate.EvaluationFolder;
-import rolepolicy.spider.JsonFiles;
+import rolepolicy.io.JsonFiles;
 
 /**
  * One run to compare: an {@code evaluate --out} folder or a {@code run} folder, with its label and,

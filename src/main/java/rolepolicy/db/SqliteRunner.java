@@ -61,9 +61,9 @@ public final class SqliteRunner implements AutoCloseable {
   private Execution run(String dbId, String sql, int maxRows, boolean cut) {
     Connection connection;
     try {
-      long t = rolepolicy.bench.Phases.start();
+      long t = rolepolicy.io.Phases.start();
       connection = connection(dbId);
-      rolepolicy.bench.Phases.add("connection lookup/open", t);
+      rolepolicy.io.Phases.add("connection lookup/open", t);
     } catch (SQLException e) {
       return Execution.failed(Execution.Status.NO_DATABASE, databaseFile(dbId) + ": " + e.getMessage());
     }

@@ -20,14 +20,14 @@ import rolepolicy.diff.DiffResult.RuleGroup;
 import rolepolicy.diff.DiffResult.SplitDiff;
 import rolepolicy.engine.RuleBase.RuleName;
 import rolepolicy.generate.AuditTrail;
-import rolepolicy.generate.DatasetWriter;
+import rolepolicy.io.DatasetWriter;
 import rolepolicy.report.PolicyQa;
 import rolepolicy.report.QaFigures.SplitFigures;
 import rolepolicy.report.QaReport;
 import rolepolicy.report.RuleCoverage;
 import rolepolicy.report.SplitQa;
 import rolepolicy.report.SplitRecord;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.InputException;
 
 /**
  * What changed between two generated folders: per split, the records whose rule-derived fields

@@ -1,5 +1,8 @@
 package rolepolicy.diff;
 
+import static rolepolicy.html.Html.esc;
+
+import rolepolicy.html.Html;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -14,7 +17,7 @@ import rolepolicy.diff.DiffResult.RecordChange;
 import rolepolicy.diff.DiffResult.RuleChange;
 import rolepolicy.diff.DiffResult.RuleGroup;
 import rolepolicy.diff.DiffResult.SplitDiff;
-import rolepolicy.generate.AtomicOutput;
+import rolepolicy.io.AtomicOutput;
 import rolepolicy.report.Counts;
 import rolepolicy.report.HtmlReport;
 import rolepolicy.report.QaReport;
@@ -48,7 +51,7 @@ public final class DiffReport {
     out.append(String.format(Locale.ROOT, "diff %s -> %s%n", diff.oldDir(), diff.newDir()));
     for (SplitDiff s : diff.splits()) {
       out.append(String.format(Locale.ROOT, "%s: %s of %s records changed, %s decided differently (%s)%n",
-          s.split(), Counts.number(s.changed()), Counts.number(s.questions()), Counts.number(s.decidedDifferently()),
+          s.split(), Html.number(s.changed()), Html.number(s.questions()), Html.number(s.decidedDifferently()),
           s.changedByField().entrySet().stream()
               .map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", "))));
       for (FigureChange f : s.figures()) {
@@ -113,9 +116,9 @@ public final class DiffReport {
     int count = before ? f.countBefore() : f.countAfter();
     double value = before ? f.valueBefore() : f.valueAfter();
     return switch (f.figure()) {
-      case "Q3" -> Counts.pct(value);
-      case "Q5" -> Counts.number(count);
-      default -> Counts.pct(value) + " (" + Counts.number(count) + ")";
+      case "Q3" -> Html.pct(value);
+      case "Q5" -> Html.number(count);
+      default -> Html.pct(value) + " (" + Html.number(count) + ")";
     };
   }
 
@@ -130,13 +133,13 @@ public final class DiffReport {
     StringBuilder h = new StringBuilder(1 << 16);
     h.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>diff: ")
         .append(esc(diff.oldDir())).append(" → ").append(esc(diff.newDir())).append("</title>\n<style>\n")
-        .append(HtmlReport.STYLE).append(".started{color:#2e7d32}.stopped{color:#c62828}td:first-child{min-width:260px}td details{margin:0}</style>\n</head>\n<body>\n<main>\n");
+        .append(Html.STYLE).append(".started{color:#2e7d32}.stopped{color:#c62828}td:first-child{min-width:260px}td details{margin:0}</style>\n</head>\n<body>\n<main>\n");
     h.append("<h1>What changed</h1>\n<p class=\"sub\"><code>").append(esc(diff.oldDir())).append("</code> → <code>")
         .append(esc(diff.newDir())).append("</code>; every figure is also in <code>diff.json</code>.</p>\n");
     for (SplitDiff s : diff.splits()) {
       h.append("<h2 id=\"split-").append(esc(s.split())).append("\">").append(esc(s.split())).append(": ")
-          .append(Counts.number(s.changed())).append(" of ").append(Counts.number(s.questions())).append(" records changed, ")
-          .append(Counts.number(s.decidedDifferently())).append(" decided differently</h2>\n");
+          .append(Html.number(s.changed())).append(" of ").append(Html.number(s.questions())).append(" records changed, ")
+          .append(Html.number(s.decidedDifferently())).append(" decided differently</h2>\n");
       h.append("<table><tr><th>figure</th><th>before</th><th>after</th></tr>\n");
       for (FigureChange f : s.figures()) {
         h.append("<tr><td>").append(f.figure()).append(' ').append(esc(f.label())).append("</td><td class=\"n\">")
@@ -190,6 +193,6 @@ public final class DiffReport {
   }
 
   private static String esc(String s) {
-    return s == null ? "" : HtmlReport.esc(s);
+    return s == null ? "" : Html.esc(s);
   }
 }

@@ -16,7 +16,7 @@ import rolepolicy.model.OverriddenPolicy;
 import rolepolicy.model.OverrideProblem;
 import rolepolicy.model.PolicyOverride;
 import rolepolicy.model.SchemaColumn;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.InputException;
 import rolepolicy.spider.Schema;
 
 /** Runs the policy and override rules over each database's columns (SPEC §3). */

@@ -21,7 +21,7 @@ import org.kie.api.builder.KieFileSystem;
 import org.kie.api.builder.Message;
 import org.kie.api.builder.ReleaseId;
 import rolepolicy.cache.CacheFolder;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.InputException;
 
 /** Compiles the {@code .drl} files of a rules folder, at run time, into one KieBase. */
 public final class RuleBase {

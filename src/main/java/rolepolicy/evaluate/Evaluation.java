@@ -12,9 +12,9 @@ import java.util.Map;
 import org.kie.api.KieBase;
 import rolepolicy.db.SqliteRunner;
 import rolepolicy.engine.QuestionEngine;
-import rolepolicy.generate.AtomicOutput;
-import rolepolicy.generate.DatasetWriter;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.AtomicOutput;
+import rolepolicy.io.DatasetWriter;
+import rolepolicy.io.InputException;
 import rolepolicy.spider.Schema;
 
 /**

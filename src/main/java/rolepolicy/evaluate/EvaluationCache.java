@@ -20,7 +20,7 @@ import java.util.function.Supplier;
 import rolepolicy.Version;
 import rolepolicy.cache.CacheFolder;
 import rolepolicy.db.Execution;
-import rolepolicy.generate.DatasetWriter;
+import rolepolicy.io.DatasetWriter;
 
 /**
  * What {@code evaluate} computes again on every run of the same split, kept on disk (SPEC §9 is

@@ -9,8 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import rolepolicy.generate.DatasetWriter;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.DatasetWriter;
+import rolepolicy.io.InputException;
 
 /**
  * An {@code evaluate --out} folder read back: {@code metrics.json} and {@code per_question.jsonl}.

@@ -10,8 +10,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import rolepolicy.bench.Phases;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.Phases;
+import rolepolicy.io.InputException;
 import rolepolicy.spider.SchemaReader;
 
 /**

@@ -4,7 +4,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import rolepolicy.bench.Phases;
+import rolepolicy.io.Phases;
 import rolepolicy.spider.Schema;
 
 /**

@@ -3,7 +3,7 @@ package rolepolicy.evaluate;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.InputException;
 
 /**
  * What the evaluator needs of one dataset record.

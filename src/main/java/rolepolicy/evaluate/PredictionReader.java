@@ -11,7 +11,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.InputException;
 
 /**
  * Reads a model's predictions, aligned with the dataset: either one per line (Spider's

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.InputException;
 
 /**
  * Predictions taken from a generated split's own fields: a file for trying {@code evaluate}, and

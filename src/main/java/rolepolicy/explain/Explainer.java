@@ -13,7 +13,7 @@ import rolepolicy.engine.QuestionEngine;
 import rolepolicy.generate.QuestionGenerator;
 import rolepolicy.generate.Records.QuestionRecord;
 import rolepolicy.model.PolicyOverride;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.InputException;
 import rolepolicy.spider.Question;
 import rolepolicy.spider.Schema;
 import rolepolicy.spider.SchemaReader;

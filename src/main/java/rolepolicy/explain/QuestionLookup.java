@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.InputException;
 import rolepolicy.spider.Question;
 import rolepolicy.spider.SplitReader;
 

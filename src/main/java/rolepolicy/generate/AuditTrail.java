@@ -1,5 +1,6 @@
 package rolepolicy.generate;
 
+import rolepolicy.io.DatasetWriter;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.type.TypeReference;
@@ -13,7 +14,7 @@ import java.util.List;
 import java.util.Map;
 import rolepolicy.engine.Audit;
 import rolepolicy.engine.RuleBase.RuleName;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.InputException;
 
 /**
  * The audit trail that {@code generate} writes beside its outputs: {@code audit/<split>.jsonl},

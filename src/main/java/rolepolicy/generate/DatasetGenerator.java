@@ -1,5 +1,7 @@
 package rolepolicy.generate;
 
+import rolepolicy.io.DatasetWriter;
+import rolepolicy.io.AtomicOutput;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
@@ -27,7 +29,7 @@ import rolepolicy.engine.ColumnPolicy;
 import rolepolicy.engine.DatabasePolicies;
 import rolepolicy.engine.RuleLimits;
 import rolepolicy.generate.Records.QuestionRecord;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.InputException;
 import rolepolicy.spider.Question;
 import rolepolicy.spider.SplitReader;
 

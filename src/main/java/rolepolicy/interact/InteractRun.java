@@ -20,9 +20,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.IntConsumer;
 import rolepolicy.engine.RuleFileException;
-import rolepolicy.generate.DatasetWriter;
-import rolepolicy.generate.OutputGuard;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.DatasetWriter;
+import rolepolicy.io.OutputGuard;
+import rolepolicy.io.InputException;
 
 /**
  * Plays every question, {@code parallel} at a time, and keeps each finished question's log in

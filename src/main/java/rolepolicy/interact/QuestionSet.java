@@ -8,8 +8,8 @@ import rolepolicy.evaluate.Evaluator;
 import rolepolicy.evaluate.GoldRecord;
 import rolepolicy.interact.InteractQuestion.GoldStep;
 import rolepolicy.interact.InteractQuestion.PolicyGold;
-import rolepolicy.spider.InputException;
-import rolepolicy.spider.JsonFiles;
+import rolepolicy.io.InputException;
+import rolepolicy.io.JsonFiles;
 
 /**
  * Reads the questions of a loop: a generated policy dataset (records with {@code gold_label}), or a

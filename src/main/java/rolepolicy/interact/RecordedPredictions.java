@@ -11,8 +11,8 @@ import java.util.Map;
 import rolepolicy.evaluate.Evaluator;
 import rolepolicy.evaluate.GoldRecord;
 import rolepolicy.llm.ModelAnswer;
-import rolepolicy.spider.InputException;
-import rolepolicy.spider.JsonFiles;
+import rolepolicy.io.InputException;
+import rolepolicy.io.JsonFiles;
 
 /**
  * One round of a recorded run ({@code ../shared/sphinteract/logs}) as predictions for {@code

@@ -6,8 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import rolepolicy.spider.InputException;
-import rolepolicy.spider.JsonFiles;
+import rolepolicy.io.InputException;
+import rolepolicy.io.JsonFiles;
 
 /**
  * A recorded run ({@code ../shared/sphinteract/logs/*.json}, or the {@code log.json} of an {@code

@@ -4,7 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.knowm.xchart.CategoryChart;
-import rolepolicy.report.Charts;
+import rolepolicy.html.Charts;
 
 /** {@code rounds.png} of interact: the cumulative rates of {@link RoundFigures} by round, one line each. */
 public final class RoundsChart {

@@ -12,8 +12,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import rolepolicy.llm.PromptTemplate;
-import rolepolicy.spider.InputException;
-import rolepolicy.spider.JsonFiles;
+import rolepolicy.io.InputException;
+import rolepolicy.io.JsonFiles;
 
 /**
  * The paper's user study ({@code ../shared/sphinteract/user_study.json}: 64 KaggleDBQA questions,

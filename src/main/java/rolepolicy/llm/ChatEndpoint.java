@@ -22,7 +22,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.InputException;
 
 /**
  * One OpenAI-compatible chat-completions endpoint, by base URL: temperature 0, a time limit per

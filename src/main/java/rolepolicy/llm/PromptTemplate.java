@@ -10,7 +10,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.InputException;
 
 /**
  * A prompt kept as a text file, read at run time: {@code {{name}}} stands for a value the tool

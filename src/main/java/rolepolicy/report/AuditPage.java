@@ -1,5 +1,8 @@
 package rolepolicy.report;
 
+import static rolepolicy.html.Html.esc;
+
+import rolepolicy.html.Html;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.ArrayList;
@@ -42,7 +45,7 @@ public final class AuditPage {
     } catch (JsonProcessingException e) {
       throw new IllegalStateException(e);
     }
-    return PAGE_HEAD.replace("/*STYLE*/", HtmlReport.STYLE + STYLE)
+    return PAGE_HEAD.replace("/*STYLE*/", Html.STYLE + STYLE)
         + "<script type=\"application/json\" id=\"data\">" + json + "</script>\n<script>\n" + SCRIPT + "</script>\n</body>\n</html>\n";
   }
 

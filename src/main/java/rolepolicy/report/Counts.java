@@ -55,14 +55,4 @@ public final class Counts {
       return byCount().keySet().stream().findFirst().orElse(null);
     }
   }
-
-  /** A number with thousands separators: 4,503. */
-  public static String number(long n) {
-    return String.format(Locale.ROOT, "%,d", n);
-  }
-
-  /** A percentage with one decimal: 27.2 %. */
-  public static String pct(double percent) {
-    return String.format(Locale.ROOT, "%.1f %%", percent);
-  }
 }

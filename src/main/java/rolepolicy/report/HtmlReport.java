@@ -1,5 +1,8 @@
 package rolepolicy.report;
 
+import static rolepolicy.html.Html.esc;
+
+import rolepolicy.html.Html;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -22,32 +25,6 @@ import rolepolicy.report.QaFigures.StructureFigures;
  * figures give the same bytes.
  */
 public final class HtmlReport {
-  /** The page style, shared by the project's other pages. */
-  public static final String STYLE =
-      """
-      body{font-family:"DejaVu Sans",Helvetica,Arial,sans-serif;color:#202124;margin:0;background:#f8f9fa;font-size:14px;line-height:1.45}
-      main{max-width:1280px;margin:0 auto;padding:16px 28px 48px}
-      h1{font-size:26px;margin:18px 0 4px}h2{font-size:21px;margin:36px 0 8px;padding-top:12px;border-top:3px solid #3367d6}
-      h3{font-size:16px;margin:24px 0 6px}p{margin:6px 0}
-      .sub{color:#5f6368}.nav a{margin-right:14px;color:#3367d6;text-decoration:none}
-      .cards{display:flex;flex-wrap:wrap;gap:12px;margin:10px 0}
-      .card{background:#fff;border:1px solid #dadce0;border-radius:8px;padding:12px 16px;min-width:210px;flex:1}
-      .card .big{font-size:28px;font-weight:bold}.card .what{color:#5f6368;font-size:13px}
-      .card.in{border-left:6px solid #2e7d32}.card.out{border-left:6px solid #c62828}.card.info{border-left:6px solid #3367d6}
-      .badge{display:inline-block;white-space:nowrap;padding:1px 8px;border-radius:10px;font-size:12px;font-weight:bold;color:#fff;vertical-align:middle}
-      .badge.in{background:#2e7d32}.badge.out{background:#c62828}
-      .charts{display:flex;flex-wrap:wrap;gap:14px;align-items:flex-start;margin:8px 0}
-      .charts img{background:#fff;border:1px solid #dadce0;border-radius:6px;max-width:100%;height:auto}
-      table{border-collapse:collapse;background:#fff;margin:8px 0;font-size:13px}
-      th,td{border:1px solid #dadce0;padding:4px 9px;text-align:left;vertical-align:top}
-      th{background:#f1f3f4;font-weight:bold}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-      .finding{background:#fff;border:1px solid #dadce0;border-left:6px solid #c62828;border-radius:6px;padding:10px 14px;margin:10px 0}
-      .finding .head{font-weight:bold}.ok{background:#fff;border:1px solid #dadce0;border-left:6px solid #2e7d32;border-radius:6px;padding:10px 14px}
-      details{margin:10px 0}summary{cursor:pointer;color:#3367d6;font-weight:bold}
-      code{background:#f1f3f4;padding:0 3px;border-radius:3px;font-size:12px}
-      .row{display:flex;flex-wrap:wrap;gap:24px;align-items:flex-start}.row>div{flex:1;min-width:380px}
-      """;
-
   private final StringBuilder html = new StringBuilder(1 << 20);
 
   private HtmlReport() {}
@@ -62,12 +39,12 @@ public final class HtmlReport {
     html.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
         .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
         .append("<title>QA report: role-sensitive column policy dataset</title>\n<style>\n")
-        .append(STYLE)
+        .append(Html.STYLE)
         .append("</style>\n</head>\n<body>\n<main>\n");
     html.append("<h1>QA report: role-sensitive column policy dataset</h1>\n<p class=\"sub\">Splits ");
-    html.append(String.join(", ", f.splits().stream().map(s -> esc(s.split()) + " (" + Counts.number(s.questions()) + " questions)").toList()));
+    html.append(String.join(", ", f.splits().stream().map(s -> esc(s.split()) + " (" + Html.number(s.questions()) + " questions)").toList()));
     html.append("; policies of ")
-        .append(Counts.number(f.policies().databases()))
+        .append(Html.number(f.policies().databases()))
         .append(" databases. Figures of SPEC §10; every number is also in <code>qa.json</code>.</p>\n");
     html.append("<p class=\"nav\"><a href=\"#glance\">At a glance</a><a href=\"#findings\">Out of range</a><a href=\"#policies\">Policies</a>");
     for (SplitFigures s : f.splits()) {
@@ -95,21 +72,21 @@ public final class HtmlReport {
           .append(num(s.questions()))
           .append("<td>").append(shareWithBadge(s.q1())).append("</td>")
           .append("<td>").append(shareWithBadge(s.q2())).append("</td>")
-          .append("<td>").append(Counts.pct(s.q3().meanPercent())).append(" ± ").append(Counts.pct(s.q3().sdPercent()))
+          .append("<td>").append(Html.pct(s.q3().meanPercent())).append(" ± ").append(Html.pct(s.q3().sdPercent()))
           .append(", ").append(s.q3().outliers().size()).append(" outlier").append(s.q3().outliers().size() == 1 ? "" : "s").append("</td>")
-          .append("<td>").append(Counts.number(s.q4().oneEdit().count())).append(" of ").append(Counts.number(s.q4().oneEdit().total()))
+          .append("<td>").append(Html.number(s.q4().oneEdit().count())).append(" of ").append(Html.number(s.q4().oneEdit().total()))
           .append(' ').append(badge(s.q4().oneEdit().inRange())).append("</td>")
           .append(num(s.q5().occurrences()))
           .append("</tr>\n");
     }
     html.append("</table>\n<div class=\"charts\">\n");
-    image(Charts.shareBySplit("Q1: original SQL violates", f.splits(), true));
-    image(Charts.shareBySplit("Q2: REFUSE gold labels", f.splits(), false));
+    image(QaCharts.shareBySplit("Q1: original SQL violates", f.splits(), true));
+    image(QaCharts.shareBySplit("Q2: REFUSE gold labels", f.splits(), false));
     html.append("</div>\n<p class=\"sub\">Dashed lines: the expected range (SPEC §10). Green: inside it; red: outside.</p>\n");
   }
 
   private static String shareWithBadge(Check c) {
-    return "<b>" + Counts.pct(c.value()) + "</b> (" + Counts.number(c.count()) + ") " + badge(c.inRange());
+    return "<b>" + Html.pct(c.value()) + "</b> (" + Html.number(c.count()) + ") " + badge(c.inRange());
   }
 
   /** "matches" / "differs" for an exact expected value, else "in range" / "out of range". */
@@ -152,13 +129,13 @@ public final class HtmlReport {
 
   private void drivers(Check c) {
     int max = c.drivers().stream().mapToInt(Driver::count).max().orElse(1);
-    html.append("<table>\n<tr><th>group of the ").append(Counts.number(c.count()))
+    html.append("<table>\n<tr><th>group of the ").append(Html.number(c.count()))
         .append(" counted</th><th>questions</th><th>share</th><th>figure without them</th><th>rules</th></tr>\n");
     for (Driver d : c.drivers()) {
       html.append("<tr><td>").append(esc(d.label())).append("</td>")
-          .append(shaded(d.count(), max, Counts.number(d.count())))
-          .append(num(Counts.pct(d.shareOfCount())))
-          .append("<td class=\"n\">").append(Counts.pct(d.figureWithout()))
+          .append(shaded(d.count(), max, Html.number(d.count())))
+          .append(num(Html.pct(d.shareOfCount())))
+          .append("<td class=\"n\">").append(Html.pct(d.figureWithout()))
           .append(d.figureWithout() >= c.low() && d.figureWithout() <= c.high() ? " " + badge(true) : "").append("</td>")
           .append("<td>").append(esc(String.join("; ", d.rules()))).append("</td></tr>\n");
     }
@@ -169,20 +146,20 @@ public final class HtmlReport {
 
   private void policies(PolicyFigures p) {
     html.append("<h2 id=\"policies\">Policy distribution over the schema files</h2>\n");
-    html.append("<p>From <code>").append(esc(p.source())).append("</code>: ").append(Counts.number(p.databases()))
-        .append(" databases, ").append(Counts.number(p.tables())).append(" tables, ").append(Counts.number(p.columns()))
+    html.append("<p>From <code>").append(esc(p.source())).append("</code>: ").append(Html.number(p.databases()))
+        .append(" databases, ").append(Html.number(p.tables())).append(" tables, ").append(Html.number(p.columns()))
         .append(" columns. ")
         .append(p.notCompared() == null ? "SPEC §3 quotes its figures for the 4,503 columns of Spider's <code>tables.json</code>." : esc(p.notCompared()))
         .append("</p>\n");
     html.append("<div class=\"row\">\n");
-    image(Charts.policyDistribution(p));
+    image(QaCharts.policyDistribution(p));
     html.append("<div>\n<table>\n<tr><th>figure</th>").append(p.notCompared() == null ? "<th>SPEC §3</th>" : "").append("<th>automatic</th>")
         .append(p.notCompared() == null ? "<th></th>" : "").append("<th>final (after overrides)</th></tr>\n");
     Map<String, Check> byId = new java.util.HashMap<>();
     p.checks().forEach(c -> byId.put(c.id(), c));
     Check columns = byId.get("policy.columns");
-    html.append("<tr><td>columns</td>").append(expected(columns)).append(num(Counts.number(p.columns())))
-        .append(badgeCell(columns)).append(num(Counts.number(p.columns()))).append("</tr>\n");
+    html.append("<tr><td>columns</td>").append(expected(columns)).append(num(Html.number(p.columns())))
+        .append(badgeCell(columns)).append(num(Html.number(p.columns()))).append("</tr>\n");
     for (String policy : PolicyQa.POLICIES) {
       policyRow(byId.get("policy.auto." + policy.toLowerCase(Locale.ROOT)), policy, Counts.percent(p.auto().columns().get(policy), p.columns()),
           p.auto().columns().get(policy), p.finalPolicies().percent().get(policy), p.finalPolicies().columns().get(policy));
@@ -209,9 +186,9 @@ public final class HtmlReport {
   /** A row of the policy table; {@code c} is null when the distribution is not compared with SPEC §3. */
   private void policyRow(Check c, String label, double autoPercent, int autoCount, double finalPercent, int finalCount) {
     html.append("<tr><td>").append(esc(label)).append("</td>").append(expected(c))
-        .append(num(Counts.pct(autoPercent) + " (" + Counts.number(autoCount) + ")"))
+        .append(num(Html.pct(autoPercent) + " (" + Html.number(autoCount) + ")"))
         .append(badgeCell(c))
-        .append(num(Counts.pct(finalPercent) + " (" + Counts.number(finalCount) + ")")).append("</tr>\n");
+        .append(num(Html.pct(finalPercent) + " (" + Html.number(finalCount) + ")")).append("</tr>\n");
   }
 
   /** The SPEC §3 cell; none when the distribution is not compared. */
@@ -228,18 +205,18 @@ public final class HtmlReport {
   private void split(SplitFigures s) {
     String name = esc(s.split());
     html.append("<h2 id=\"split-").append(name).append("\">Split ").append(name).append("</h2>\n");
-    html.append("<p class=\"sub\">").append(esc(s.file())).append(": ").append(Counts.number(s.questions()))
+    html.append("<p class=\"sub\">").append(esc(s.file())).append(": ").append(Html.number(s.questions()))
         .append(" questions in ").append(s.databases().size()).append(" databases.</p>\n");
 
     html.append("<h3>Q1, Q2: violating originals and REFUSE labels</h3>\n<div class=\"cards\">\n");
     card(s.q1(), "Q1: original SQL violates");
     card(s.q2(), "Q2: gold label is REFUSE");
     html.append("<div class=\"card info\"><div class=\"what\">violations (occurrences)</div><div class=\"big\">")
-        .append(Counts.number(s.q5().occurrences())).append("</div><div class=\"what\">in ")
-        .append(Counts.number(s.q5().questions())).append(" questions</div></div>\n");
+        .append(Html.number(s.q5().occurrences())).append("</div><div class=\"what\">in ")
+        .append(Html.number(s.q5().questions())).append(" questions</div></div>\n");
     html.append("<div class=\"card info\"><div class=\"what\">answered after a rewrite</div><div class=\"big\">")
-        .append(Counts.number(s.rewrites().answered().values().stream().mapToInt(Integer::intValue).sum()))
-        .append("</div><div class=\"what\">of ").append(Counts.number(s.rewrites().questions())).append(" rewritten</div></div>\n");
+        .append(Html.number(s.rewrites().answered().values().stream().mapToInt(Integer::intValue).sum()))
+        .append("</div><div class=\"what\">of ").append(Html.number(s.rewrites().questions())).append(" rewritten</div></div>\n");
     html.append("</div>\n");
     for (Check c : List.of(s.q1(), s.q2())) {
       if (!c.inRange() && c.explanation() != null) {
@@ -249,13 +226,13 @@ public final class HtmlReport {
     }
 
     html.append("<h3>Q3: REFUSE rate per database</h3>\n");
-    html.append("<p>Mean over databases <b>").append(Counts.pct(s.q3().meanPercent())).append("</b>, standard deviation <b>")
-        .append(Counts.pct(s.q3().sdPercent())).append("</b>, from ").append(Counts.pct(s.q3().minPercent())).append(" to ")
-        .append(Counts.pct(s.q3().maxPercent())).append(" over ").append(s.q3().databases())
+    html.append("<p>Mean over databases <b>").append(Html.pct(s.q3().meanPercent())).append("</b>, standard deviation <b>")
+        .append(Html.pct(s.q3().sdPercent())).append("</b>, from ").append(Html.pct(s.q3().minPercent())).append(" to ")
+        .append(Html.pct(s.q3().maxPercent())).append(" over ").append(s.q3().databases())
         .append(" databases (each database counts once; population standard deviation). The histogram counts the databases per 5-point band"
             + " of REFUSE rate; red: outliers, more than 2 sd from the mean.</p>\n<div class=\"charts\">\n");
     if (!s.databases().isEmpty()) {
-      image(Charts.refuseByDatabase(s.split(), s.databases(), s.q3()));
+      image(QaCharts.refuseByDatabase(s.split(), s.databases(), s.q3()));
     }
     html.append("</div>\n");
     if (s.q3().outliers().isEmpty()) {
@@ -268,7 +245,7 @@ public final class HtmlReport {
     negatives(s.split(), s.q4());
 
     html.append("<h3>Q5: violations by role × policy, and by rule</h3>\n<div class=\"row\">\n");
-    image(Charts.rolePolicyHeatMap(s.split(), s.q5().byRolePolicy()));
+    image(QaCharts.rolePolicyHeatMap(s.split(), s.q5().byRolePolicy()));
     html.append("<div>\n");
     rolePolicyTable(s.q5().byRolePolicy());
     countTable("permission rule", "violations", s.q5().byRule(), s.split(), "rule");
@@ -286,21 +263,21 @@ public final class HtmlReport {
 
   private void card(Check c, String what) {
     html.append("<div class=\"card ").append(c.inRange() ? "in" : "out").append("\"><div class=\"what\">").append(esc(what))
-        .append("</div><div class=\"big\">").append(Counts.pct(c.value())).append("</div><div class=\"what\">")
-        .append(Counts.number(c.count())).append(" of ").append(Counts.number(c.total())).append(" · expected ")
+        .append("</div><div class=\"big\">").append(Html.pct(c.value())).append("</div><div class=\"what\">")
+        .append(Html.number(c.count())).append(" of ").append(Html.number(c.total())).append(" · expected ")
         .append(esc(c.expected())).append(' ').append(badge(c.inRange())).append("</div></div>\n");
   }
 
   private void negatives(String split, NegativeFigures q4) {
     html.append("<h3>Q4: negative examples</h3>\n<div class=\"row\">\n");
-    image(Charts.negatives(split, q4));
+    image(QaCharts.negatives(split, q4));
     html.append("<div>\n<table>\n<tr><th>rule</th><th>questions</th></tr>\n");
     int max = q4.questions();
-    q4.byRule().forEach((rule, n) -> html.append("<tr><td>").append(esc(rule)).append("</td>").append(shaded(n, max, Counts.number(n))).append("</tr>\n"));
-    html.append("<tr><th>no negative</th><th class=\"n\">").append(Counts.number(q4.without())).append("</th></tr>\n");
-    q4.withoutByCause().forEach((cause, n) -> html.append("<tr><td>&nbsp;&nbsp;").append(esc(cause)).append("</td>").append(shaded(n, max, Counts.number(n))).append("</tr>\n"));
-    html.append("</table>\n<p>One-edit check: <b>").append(Counts.number(q4.oneEdit().count())).append(" of ")
-        .append(Counts.number(q4.oneEdit().total())).append("</b> negatives are the original SQL with one edit")
+    q4.byRule().forEach((rule, n) -> html.append("<tr><td>").append(esc(rule)).append("</td>").append(shaded(n, max, Html.number(n))).append("</tr>\n"));
+    html.append("<tr><th>no negative</th><th class=\"n\">").append(Html.number(q4.without())).append("</th></tr>\n");
+    q4.withoutByCause().forEach((cause, n) -> html.append("<tr><td>&nbsp;&nbsp;").append(esc(cause)).append("</td>").append(shaded(n, max, Html.number(n))).append("</tr>\n"));
+    html.append("</table>\n<p>One-edit check: <b>").append(Html.number(q4.oneEdit().count())).append(" of ")
+        .append(Html.number(q4.oneEdit().total())).append("</b> negatives are the original SQL with one edit")
         .append(" (N1/N3: one contiguous insertion of one SELECT item; N2: one aggregate unwrapped) and list the violation")
         .append(" that edit introduced. ").append(badge(q4.oneEdit().inRange())).append("</p>\n");
     if (!q4.oneEditFailures().isEmpty()) {
@@ -323,7 +300,7 @@ public final class HtmlReport {
     grid.forEach(
         (role, row) -> {
           html.append("<tr><th>").append(esc(role)).append("</th>");
-          policies.forEach(p -> html.append(shaded(row.getOrDefault(p, 0), max, Counts.number(row.getOrDefault(p, 0)))));
+          policies.forEach(p -> html.append(shaded(row.getOrDefault(p, 0), max, Html.number(row.getOrDefault(p, 0)))));
           html.append(num(row.values().stream().mapToInt(Integer::intValue).sum())).append("</tr>\n");
         });
     html.append("</table>\n");
@@ -331,7 +308,7 @@ public final class HtmlReport {
 
   private void refusals(String split, RefusalFigures refusals, RewriteFigures rewrites) {
     html.append("<h3>REFUSE by reason and by deciding rule; rewrites by rule</h3>\n<div class=\"row\">\n");
-    image(Charts.refusalsByReason(split, refusals.byReason()));
+    image(QaCharts.refusalsByReason(split, refusals.byReason()));
     html.append("<div>\n");
     countTable("rule that decided the REFUSE", "questions", refusals.byRule(), split, "rule");
     html.append("<table>\n<tr><th>rewrite steps</th><th>count</th></tr>\n");
@@ -348,7 +325,7 @@ public final class HtmlReport {
       html.append("<p>No audit trail (<code>audit/").append(esc(split)).append(".jsonl</code>, written by generate) in this folder.</p>\n");
       return;
     }
-    html.append("<p>Each rule that fires per question with the questions it fired on, of ").append(Counts.number(coverage.questions()))
+    html.append("<p>Each rule that fires per question with the questions it fired on, of ").append(Html.number(coverage.questions()))
         .append("; each naming or override rule with the columns of the split's databases whose policy it set.")
         .append(" Rows link to the <a href=\"").append(AuditPage.FILE).append("\">audit page</a>.</p>\n");
     html.append("<table>\n<tr><th>file</th><th>rule</th><th>fired on</th></tr>\n");
@@ -357,7 +334,7 @@ public final class HtmlReport {
       boolean questions = r.unit().equals("questions");
       html.append("<tr><td>").append(esc(r.file())).append("</td><td>")
           .append(questions ? AuditPage.link(split, "rule", r.rule(), esc(r.rule())) : esc(r.rule())).append("</td>")
-          .append(shaded(questions ? r.count() : 0, max, Counts.number(r.count()) + " " + r.unit())).append("</tr>\n");
+          .append(shaded(questions ? r.count() : 0, max, Html.number(r.count()) + " " + r.unit())).append("</tr>\n");
     }
     html.append("</table>\n");
     if (coverage.neverFired() != null) {
@@ -378,7 +355,7 @@ public final class HtmlReport {
     html.append("<table>\n<tr><th>database</th><th>column</th><th>policy</th><th>violations</th><th>questions</th><th>by role</th></tr>\n");
     for (ColumnCount c : columns) {
       html.append("<tr><td>").append(esc(c.dbId())).append("</td><td><code>").append(esc(c.column())).append("</code></td><td>")
-          .append(esc(c.policy())).append("</td>").append(shaded(c.occurrences(), max, Counts.number(c.occurrences())))
+          .append(esc(c.policy())).append("</td>").append(shaded(c.occurrences(), max, Html.number(c.occurrences())))
           .append(num(c.questions())).append("<td>")
           .append(esc(String.join(", ", c.byRole().entrySet().stream().map(e -> e.getKey() + " " + e.getValue()).toList())))
           .append("</td></tr>\n");
@@ -416,7 +393,7 @@ public final class HtmlReport {
   }
 
   private void structureRow(String key, String label, int n, int total, Map<String, Check> checks, String definition) {
-    html.append("<tr><td>").append(esc(label)).append("</td>").append(num(n)).append(num(Counts.pct(Counts.percent(n, total))));
+    html.append("<tr><td>").append(esc(label)).append("</td>").append(num(n)).append(num(Html.pct(Counts.percent(n, total))));
     if (!checks.isEmpty()) {
       Check c = checks.get(key);
       html.append("<td class=\"n\">").append(c == null ? "" : esc(c.expected()) + " " + badge(c)).append("</td>");
@@ -429,7 +406,7 @@ public final class HtmlReport {
         .append("<th>z</th><th>most frequent reason</th></tr>\n");
     for (DatabaseFigures d : databases) {
       html.append("<tr><td>").append(AuditPage.link(split, "db", d.dbId(), esc(d.dbId()))).append("</td>").append(num(d.questions())).append(num(d.violating()))
-          .append(num(d.refused())).append(shaded((int) Math.round(d.refusePercent() * 10), 1000, Counts.pct(d.refusePercent())))
+          .append(num(d.refused())).append(shaded((int) Math.round(d.refusePercent() * 10), 1000, Html.pct(d.refusePercent())))
           .append(num(String.format(Locale.ROOT, "%+.2f", d.zScore())))
           .append("<td>").append(d.topReason() == null ? "" : esc(d.topReason())).append("</td></tr>\n");
     }
@@ -447,17 +424,17 @@ public final class HtmlReport {
     int max = counts.values().stream().mapToInt(Integer::intValue).max().orElse(1);
     html.append("<table>\n<tr><th>").append(esc(keyTitle)).append("</th><th>").append(esc(countTitle)).append("</th></tr>\n");
     counts.forEach((k, n) -> html.append("<tr><td>").append(filter == null ? esc(k) : AuditPage.link(split, filter, k, esc(k)))
-        .append("</td>").append(shaded(n, max, Counts.number(n))).append("</tr>\n"));
+        .append("</td>").append(shaded(n, max, Html.number(n))).append("</tr>\n"));
     html.append("</table>\n");
   }
 
-  private void image(Charts.Image image) {
+  private void image(rolepolicy.html.Charts.Image image) {
     html.append("<img src=\"").append(image.dataUri()).append("\" width=\"").append(image.width()).append("\" height=\"")
         .append(image.height()).append("\" alt=\"").append(esc(image.alt())).append("\">\n");
   }
 
   private static String value(Check c) {
-    return c.total() > 0 ? Counts.pct(c.value()) + " (" + Counts.number(c.count()) + " of " + Counts.number(c.total()) + ")" : Counts.number(c.count());
+    return c.total() > 0 ? Html.pct(c.value()) + " (" + Html.number(c.count()) + " of " + Html.number(c.total()) + ")" : Html.number(c.count());
   }
 
   /** A number cell shaded in proportion to {@code n / max}. */
@@ -467,29 +444,10 @@ public final class HtmlReport {
   }
 
   private static String num(long n) {
-    return "<td class=\"n\">" + Counts.number(n) + "</td>";
+    return "<td class=\"n\">" + Html.number(n) + "</td>";
   }
 
   private static String num(String text) {
     return "<td class=\"n\">" + esc(text) + "</td>";
-  }
-
-  /** The text escaped for HTML. */
-  public static String esc(String s) {
-    if (s == null) {
-      return "";
-    }
-    StringBuilder out = new StringBuilder(s.length());
-    for (char c : s.toCharArray()) {
-      switch (c) {
-        case '&' -> out.append("&amp;");
-        case '<' -> out.append("&lt;");
-        case '>' -> out.append("&gt;");
-        case '"' -> out.append("&quot;");
-        case '\'' -> out.append("&#39;");
-        default -> out.append(c);
-      }
-    }
-    return out.toString();
   }
 }

@@ -1,5 +1,6 @@
 package rolepolicy.report;
 
+import rolepolicy.html.Html;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -18,7 +19,7 @@ import rolepolicy.report.Counts.Counter;
 import rolepolicy.report.QaFigures.Check;
 import rolepolicy.report.QaFigures.Distribution;
 import rolepolicy.report.QaFigures.PolicyFigures;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.InputException;
 
 /** The policy distribution over the policy files {@code policies/<db_id>.json} (SPEC §3). */
 public final class PolicyQa {
@@ -129,7 +130,7 @@ public final class PolicyQa {
           Locale.ROOT,
           "SPEC §3's figures are for the %s columns of Spider's tables.json; these %s columns are another schema"
               + " (or part of Spider's), so their shares are not compared with SPEC's.",
-          Counts.number(EXPECTED_COLUMNS), Counts.number(columns.size()));
+          Html.number(EXPECTED_COLUMNS), Html.number(columns.size()));
       return new PolicyFigures(source, databases.size(), tables.size(), columns.size(), auto, fin, byRule.byCount(),
           overrides.byCount(), List.of(), notCompared);
     }
@@ -137,7 +138,7 @@ public final class PolicyQa {
     checks.add(
         new Check(
             "policy.columns", "columns in the policy files", columns.size(), 0, columns.size(),
-            Counts.number(EXPECTED_COLUMNS), EXPECTED_COLUMNS, EXPECTED_COLUMNS, true, null, null));
+            Html.number(EXPECTED_COLUMNS), EXPECTED_COLUMNS, EXPECTED_COLUMNS, true, null, null));
     for (String policy : POLICIES) {
       checks.add(
           share(
@@ -172,18 +173,18 @@ public final class PolicyQa {
     String id = c.id().substring("policy.auto.".length());
     return switch (id) {
       case "tables_hidden" -> String.format(Locale.ROOT, "The %s Hidden columns lie in %s of the %s tables.",
-          Counts.number(auto.columns().get("Hidden")), Counts.number(auto.tablesWithHidden()), Counts.number(tables));
+          Html.number(auto.columns().get("Hidden")), Html.number(auto.tablesWithHidden()), Html.number(tables));
       case "tables_aggonly" -> String.format(Locale.ROOT, "The %s AggOnly columns lie in %s of the %s tables.",
-          Counts.number(auto.columns().get("AggOnly")), Counts.number(auto.tablesWithAggOnly()), Counts.number(tables));
+          Html.number(auto.columns().get("AggOnly")), Html.number(auto.tablesWithAggOnly()), Html.number(tables));
       case "databases_either" -> String.format(Locale.ROOT, "%s of the %s databases hold neither a Hidden nor an AggOnly column.",
-          Counts.number(databases - auto.databasesWithHiddenOrAggOnly()), Counts.number(databases));
+          Html.number(databases - auto.databasesWithHiddenOrAggOnly()), Html.number(databases));
       default -> {
         String policy = POLICIES.stream().filter(p -> p.toLowerCase(Locale.ROOT).equals(id)).findFirst().orElseThrow();
         Counter byRule = new Counter();
         columns.stream().filter(col -> col.auto().equals(policy)).forEach(col -> byRule.add(col.autoRule()));
-        yield "The naming rules of rules/policy.drl make " + Counts.number(auto.columns().get(policy)) + " columns "
+        yield "The naming rules of rules/policy.drl make " + Html.number(auto.columns().get(policy)) + " columns "
             + policy + ": " + byRule.byCount().entrySet().stream()
-                .map(e -> e.getKey() + " " + Counts.number(e.getValue()))
+                .map(e -> e.getKey() + " " + Html.number(e.getValue()))
                 .reduce((a, b) -> a + "; " + b)
                 .orElse("none")
             + ".";

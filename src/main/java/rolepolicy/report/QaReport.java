@@ -19,12 +19,12 @@ import java.util.Set;
 import java.util.TreeMap;
 import rolepolicy.Plural;
 import rolepolicy.engine.RuleBase.RuleName;
-import rolepolicy.generate.AtomicOutput;
+import rolepolicy.io.AtomicOutput;
 import rolepolicy.generate.AuditTrail;
 import rolepolicy.report.QaFigures.Check;
 import rolepolicy.report.QaFigures.PolicyFigures;
 import rolepolicy.report.QaFigures.SplitFigures;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.InputException;
 
 /** Computes the QA figures of a generated dataset folder and writes qa.json and report.html. */
 public final class QaReport {

@@ -1,5 +1,6 @@
 package rolepolicy.report;
 
+import rolepolicy.html.Html;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -124,7 +125,7 @@ public final class SpiderStructure {
               : "this dev file differs from Spider 1.0's in this feature");
     }
     return new Check(
-        split + ".structure." + key, label, value, 0, value, Counts.number(expected), expected, expected, in, explanation, null);
+        split + ".structure." + key, label, value, 0, value, Html.number(expected), expected, expected, in, explanation, null);
   }
 
   /** Counts one question's AST; false when it is not shaped like Spider's. */

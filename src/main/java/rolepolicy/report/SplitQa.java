@@ -1,5 +1,6 @@
 package rolepolicy.report;
 
+import rolepolicy.html.Html;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -87,9 +88,9 @@ public final class SplitQa {
         String.format(
             Locale.ROOT,
             "Q1 = %s (%s of %s) is %s the expected 10–30 %%. By the first violation of each violating question: %s.",
-            Counts.pct(check.value()),
-            Counts.number(check.count()),
-            Counts.number(check.total()),
+            Html.pct(check.value()),
+            Html.number(check.count()),
+            Html.number(check.total()),
             check.value() > check.high() ? "above" : "below",
             listDrivers(drivers));
     return withExplanation(check, explanation, drivers);
@@ -116,9 +117,9 @@ public final class SplitQa {
         String.format(
             Locale.ROOT,
             "Q2 = %s (%s of %s) is %s the expected 5–15 %%. By cause: %s.",
-            Counts.pct(check.value()),
-            Counts.number(check.count()),
-            Counts.number(check.total()),
+            Html.pct(check.value()),
+            Html.number(check.count()),
+            Html.number(check.total()),
             check.value() > check.high() ? "above" : "below",
             listDrivers(drivers)));
     List<SplitRecord> r1 = refused.stream().filter(r -> R1_CAUSE.equals(refuseCause(r))).toList();
@@ -134,15 +135,15 @@ public final class SplitQa {
               " %s: in %s of these %s questions R1 substituted an _id column that is itself JoinOnly,"
                   + " and %s had no _id column to substitute. Their first violation: %s. Without them Q2 would be %s.",
               R1_CAUSE,
-              Counts.number(joinOnlySubstitute),
-              Counts.number(r1.size()),
-              Counts.number(noCandidate),
+              Html.number(joinOnlySubstitute),
+              Html.number(r1.size()),
+              Html.number(noCandidate),
               kinds.byCount().entrySet().stream()
                   .limit(3)
-                  .map(e -> e.getKey() + " (" + Counts.number(e.getValue()) + ")")
+                  .map(e -> e.getKey() + " (" + Html.number(e.getValue()) + ")")
                   .reduce((a, b) -> a + ", " + b)
                   .orElse(""),
-              Counts.pct(Counts.percent(refused.size() - r1.size(), records.size()))));
+              Html.pct(Counts.percent(refused.size() - r1.size(), records.size()))));
     }
     return withExplanation(check, text.toString(), drivers);
   }
@@ -297,8 +298,8 @@ public final class SplitQa {
               String.format(
                   Locale.ROOT,
                   "%s of %s negatives fail the check: %s. First: %s.",
-                  Counts.number(failures.size()),
-                  Counts.number(negatives),
+                  Html.number(failures.size()),
+                  Html.number(negatives),
                   byWhy.byCount().entrySet().stream().map(e -> e.getKey() + " (" + e.getValue() + ")").reduce((a, b) -> a + "; " + b).orElse(""),
                   failures.stream().limit(5).map(Failure::id).reduce((a, b) -> a + ", " + b).orElse("")),
               null);
@@ -456,7 +457,7 @@ public final class SplitQa {
   private static String listDrivers(List<Driver> drivers) {
     return drivers.stream()
         .limit(4)
-        .map(d -> d.label() + " " + Counts.number(d.count()) + " (" + Counts.pct(d.shareOfCount()) + ")")
+        .map(d -> d.label() + " " + Html.number(d.count()) + " (" + Html.pct(d.shareOfCount()) + ")")
         .reduce((a, b) -> a + ", " + b)
         .orElse("none")
         + (drivers.size() > 4 ? ", and " + (drivers.size() - 4) + " smaller groups" : "");

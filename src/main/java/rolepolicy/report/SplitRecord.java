@@ -11,7 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.InputException;
 
 /**
  * The fields of one generated record (docs/output-format.md) that the report reads; the others

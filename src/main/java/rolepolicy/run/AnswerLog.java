@@ -15,8 +15,8 @@ import java.nio.file.StandardOpenOption;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import rolepolicy.generate.OutputGuard;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.OutputGuard;
+import rolepolicy.io.InputException;
 
 /**
  * {@code answers.jsonl}: every answer of a run's endpoint, one JSON line appended and flushed as it

@@ -9,7 +9,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
 import rolepolicy.engine.RuleBase;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.InputException;
 
 /** SHA-256 digests: of a request's content (the answer cache's key), of a template, of the rule files, of a prompts folder. */
 public final class Digest {

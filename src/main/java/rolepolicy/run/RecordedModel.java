@@ -9,7 +9,7 @@ import rolepolicy.evaluate.GoldRecord;
 import rolepolicy.llm.LocalChatServer;
 import rolepolicy.llm.LocalChatServer.Reply;
 import rolepolicy.llm.LocalChatServer.Request;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.InputException;
 
 /**
  * A stand-in model on 127.0.0.1 that answers each prompt with a predictions file's line for the

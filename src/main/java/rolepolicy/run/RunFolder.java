@@ -9,8 +9,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import rolepolicy.generate.DatasetWriter;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.DatasetWriter;
+import rolepolicy.io.InputException;
 
 /** A finished run's folder read back: each question's last prompt and its answer. */
 public final class RunFolder {

@@ -1,5 +1,6 @@
 package rolepolicy.spider;
 
+import rolepolicy.io.InputException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;

@@ -12,7 +12,7 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 import rolepolicy.db.DuckDb;
 import rolepolicy.db.Execution;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.InputException;
 
 /**
  * A dataset's ground-truth tables in DuckDB. Each CSV is read as text and every column cast by

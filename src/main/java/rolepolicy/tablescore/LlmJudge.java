@@ -16,10 +16,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import rolepolicy.generate.OutputGuard;
+import rolepolicy.io.OutputGuard;
 import rolepolicy.llm.ChatEndpoint;
 import rolepolicy.llm.PromptTemplate;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.InputException;
 
 /**
  * A judge that asks a model whether two cells mean the same, with the attribute's description in

@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.InputException;
 
 /** The statements of one UDA-Bench {@code .sql} file, each after its {@code -- Query N: label} line. */
 public final class QueryFile {

@@ -17,9 +17,9 @@ import java.util.function.Consumer;
 import java.util.stream.Stream;
 import rolepolicy.db.DuckDb;
 import rolepolicy.db.Execution;
-import rolepolicy.generate.AtomicOutput;
-import rolepolicy.generate.DatasetWriter;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.AtomicOutput;
+import rolepolicy.io.DatasetWriter;
+import rolepolicy.io.InputException;
 import rolepolicy.tablescore.QueryOutcome.Status;
 import rolepolicy.tablescore.QueryOutcome.Where;
 

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import rolepolicy.TestData;
 import rolepolicy.cli.Main;
-import rolepolicy.generate.DatasetWriter;
+import rolepolicy.io.DatasetWriter;
 import rolepolicy.generate.SpiderRun;
 
 /** casebank, prompts and bench-retrieval through the command line, on 60 train and 12 dev records. */

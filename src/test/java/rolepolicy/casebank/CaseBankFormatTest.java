@@ -7,7 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.InputException;
 
 /** A bank of an earlier format (its cases without REFUSE reasons in words) is refused, with what to do. */
 class CaseBankFormatTest {

@@ -16,9 +16,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import rolepolicy.TestData;
-import rolepolicy.generate.DatasetWriter;
+import rolepolicy.io.DatasetWriter;
 import rolepolicy.generate.SpiderRun;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.InputException;
 
 /** A bank of the first 800 generated Spider train records, and Spider dev questions against it. */
 class CaseBankTest {
@@ -174,7 +174,7 @@ class CaseBankTest {
     assertTrue(prompt.contains("Question: " + q.get("question").asText()), prompt);
     assertTrue(prompt.contains("Answer shape: "), prompt);
     assertTrue(prompt.endsWith("Answer with one SQLite query on a single line, or with REFUSE and the reason on that line, as the examples do.\n"), prompt);
-    String json = rolepolicy.generate.DatasetWriter.JSON.writeValueAsString(line);
+    String json = rolepolicy.io.DatasetWriter.JSON.writeValueAsString(line);
     assertTrue(json.startsWith("{\"id\":\"dev_0001\",\"db_id\":\"concert_singer\",\"prompt\":"), json);
   }
 

@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import rolepolicy.TestData;
-import rolepolicy.generate.DatasetWriter;
+import rolepolicy.io.DatasetWriter;
 import rolepolicy.generate.SpiderRun;
 import rolepolicy.llm.PromptTemplate;
 import rolepolicy.model.SchemaColumn;

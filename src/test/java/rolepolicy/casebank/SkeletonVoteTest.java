@@ -61,7 +61,7 @@ class SkeletonVoteTest {
 
   @Test
   void aMissingDatabaseFolderIsAClearError() {
-    var e = org.junit.jupiter.api.Assertions.assertThrows(rolepolicy.spider.InputException.class,
+    var e = org.junit.jupiter.api.Assertions.assertThrows(rolepolicy.io.InputException.class,
         () -> new ValueLinker(Path.of("no/such/folder")));
     assertEquals("no/such/folder: database folder not found (--db)", e.getMessage());
   }

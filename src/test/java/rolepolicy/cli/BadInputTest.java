@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import rolepolicy.TestData;
-import rolepolicy.generate.OwnedFolder;
+import rolepolicy.io.OwnedFolder;
 
 /**
  * The {@code generate} command on bad input: exit code, a message that names what and where, and

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine.ExitCode;
 import rolepolicy.bench.EvaluateBench;
-import rolepolicy.generate.DatasetWriter;
+import rolepolicy.io.DatasetWriter;
 
 /** bench-evaluate's checks before it times anything, and the predictions it makes. */
 class BenchEvaluateCommandTest {

@@ -24,7 +24,7 @@ import rolepolicy.TestData;
 import rolepolicy.cache.CacheFolder;
 import rolepolicy.evaluate.Evaluator;
 import rolepolicy.evaluate.PredictionReader;
-import rolepolicy.generate.DatasetWriter;
+import rolepolicy.io.DatasetWriter;
 import rolepolicy.run.RecordedModel;
 
 /**

@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import rolepolicy.TestData;
-import rolepolicy.generate.DatasetWriter;
+import rolepolicy.io.DatasetWriter;
 import rolepolicy.generate.SpiderRun;
 
 /**

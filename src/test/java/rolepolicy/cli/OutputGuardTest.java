@@ -14,8 +14,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import rolepolicy.generate.DatasetWriter;
-import rolepolicy.generate.OwnedFolder;
+import rolepolicy.io.DatasetWriter;
+import rolepolicy.io.OwnedFolder;
 import rolepolicy.generate.SpiderRun;
 
 /**

@@ -10,8 +10,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import rolepolicy.compare.Comparison.Pair;
 import rolepolicy.evaluate.QuestionResult;
-import rolepolicy.generate.DatasetWriter;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.DatasetWriter;
+import rolepolicy.io.InputException;
 
 /** Runs paired by id: the tests, the differing questions, and runs that cannot be paired. */
 class ComparisonTest {

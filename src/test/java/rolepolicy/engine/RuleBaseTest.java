@@ -11,7 +11,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.kie.api.KieBase;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.InputException;
 
 /** The rule files of a folder, compiled: the files read, the rules listed, a broken file named with its line. */
 class RuleBaseTest {

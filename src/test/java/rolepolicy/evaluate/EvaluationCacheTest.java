@@ -15,8 +15,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import rolepolicy.TestData;
-import rolepolicy.generate.AtomicOutput;
-import rolepolicy.generate.DatasetWriter;
+import rolepolicy.io.AtomicOutput;
+import rolepolicy.io.DatasetWriter;
 import rolepolicy.generate.SpiderRun;
 
 /**

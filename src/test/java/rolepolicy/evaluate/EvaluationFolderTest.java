@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import rolepolicy.evaluate.QuestionResult.Found;
 import rolepolicy.evaluate.QuestionResult.Outcome;
-import rolepolicy.generate.DatasetWriter;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.DatasetWriter;
+import rolepolicy.io.InputException;
 import rolepolicy.tablescore.ColumnRole;
 import rolepolicy.tablescore.ColumnScore;
 

@@ -16,9 +16,9 @@ import org.junit.jupiter.api.io.TempDir;
 import rolepolicy.TestData;
 import rolepolicy.engine.ColumnPolicy;
 import rolepolicy.evaluate.QuestionResult.Outcome;
-import rolepolicy.generate.AtomicOutput;
-import rolepolicy.generate.DatasetWriter;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.AtomicOutput;
+import rolepolicy.io.DatasetWriter;
+import rolepolicy.io.InputException;
 
 /** The pipeline evaluate and run share: score, stage metrics.json and per_question.jsonl. */
 class EvaluationTest {

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import rolepolicy.TestData;
 import rolepolicy.engine.QuestionEngine;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.InputException;
 
 /**
  * Scoring on several threads gives the one-thread results in dataset order, and stops on the failure

@@ -11,7 +11,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import rolepolicy.TestData;
 import rolepolicy.engine.ColumnPolicy;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.InputException;
 
 /** The model's exact match worked out ahead, while the rules are built: the same results, taken once. */
 class ExactMatchesAheadTest {

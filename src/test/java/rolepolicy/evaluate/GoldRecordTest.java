@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.InputException;
 
 /** What the evaluator takes of a generated record, and a record that lacks it named with its field. */
 class GoldRecordTest {

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.InputException;
 
 /** Predictions read in either format, aligned with the dataset, and every misalignment an error that says where. */
 class PredictionReaderTest {

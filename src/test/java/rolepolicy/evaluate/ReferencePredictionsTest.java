@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.InputException;
 
 class ReferencePredictionsTest {
   /** Three records as generate writes them: answered with a negative, refused, answered without one. */

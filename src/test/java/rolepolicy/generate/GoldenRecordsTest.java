@@ -1,5 +1,6 @@
 package rolepolicy.generate;
 
+import rolepolicy.io.DatasetWriter;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import rolepolicy.TestData;
 import rolepolicy.engine.QuestionEngine;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.InputException;
 
 /** Records built on several threads come out in input order, byte for byte as on one thread. */
 class ParallelGenerationTest {

@@ -1,5 +1,6 @@
 package rolepolicy.generate;
 
+import rolepolicy.io.DatasetWriter;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;

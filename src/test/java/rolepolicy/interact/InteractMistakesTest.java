@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import rolepolicy.TestData;
 import rolepolicy.cli.CommandRun;
-import rolepolicy.generate.DatasetWriter;
-import rolepolicy.generate.OwnedFolder;
+import rolepolicy.io.DatasetWriter;
+import rolepolicy.io.OwnedFolder;
 import rolepolicy.generate.SpiderRun;
 
 /** interact on four Spider dev questions: an unwritable --out, a rule whose action throws, a resumed run. */

@@ -15,7 +15,7 @@ import java.util.function.Function;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import rolepolicy.generate.OwnedFolder;
+import rolepolicy.io.OwnedFolder;
 import rolepolicy.llm.LocalChatServer;
 import rolepolicy.llm.LocalChatServer.Reply;
 import rolepolicy.llm.LocalChatServer.Request;

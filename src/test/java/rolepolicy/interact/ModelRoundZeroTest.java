@@ -13,7 +13,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import rolepolicy.TestData;
-import rolepolicy.generate.DatasetWriter;
+import rolepolicy.io.DatasetWriter;
 import rolepolicy.llm.LocalChatServer;
 import rolepolicy.llm.LocalChatServer.Reply;
 import rolepolicy.run.RunFixture;

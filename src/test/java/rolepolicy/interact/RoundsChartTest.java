@@ -17,7 +17,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategorySeries;
-import rolepolicy.report.Charts;
+import rolepolicy.html.Charts;
 
 /** rounds.png: lines on equal values stay visible, an undefined rate is a gap, the same figures the same bytes. */
 class RoundsChartTest {

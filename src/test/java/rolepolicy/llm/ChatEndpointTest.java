@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import rolepolicy.llm.LocalChatServer;
 import rolepolicy.llm.LocalChatServer.Reply;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.InputException;
 
 /** The chat-completions client against a local server speaking the protocol. */
 class ChatEndpointTest {

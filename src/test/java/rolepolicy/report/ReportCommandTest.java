@@ -24,7 +24,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import rolepolicy.cli.Main;
-import rolepolicy.generate.OwnedFolder;
+import rolepolicy.io.OwnedFolder;
 
 /** The report command on a hand-made dataset: every figure against a count made by hand. */
 class ReportCommandTest {

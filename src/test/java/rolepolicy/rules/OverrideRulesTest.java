@@ -18,7 +18,7 @@ import rolepolicy.model.OverriddenPolicy;
 import rolepolicy.model.OverrideProblem;
 import rolepolicy.model.Policy;
 import rolepolicy.model.PolicyOverride;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.InputException;
 
 /** One test per rule of {@code rules/overrides.drl} (SPEC §3, overrides). */
 class OverrideRulesTest {

@@ -10,9 +10,9 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import rolepolicy.generate.OutputGuard;
-import rolepolicy.generate.OutputRefused;
-import rolepolicy.generate.OwnedFolder;
+import rolepolicy.io.OutputGuard;
+import rolepolicy.io.OutputRefused;
+import rolepolicy.io.OwnedFolder;
 
 /** A run's answer log is only ever one it wrote: another file of its name is neither read nor appended to. */
 class AnswerLogOwnerTest {

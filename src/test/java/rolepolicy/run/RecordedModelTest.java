@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import rolepolicy.evaluate.Evaluator;
 import rolepolicy.evaluate.GoldRecord;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.InputException;
 
 /** The stand-in model of {@code stand-in}: each prompt answered with its question's prediction. */
 class RecordedModelTest {

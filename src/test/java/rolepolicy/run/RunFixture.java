@@ -15,7 +15,7 @@ import rolepolicy.TestData;
 import rolepolicy.casebank.CaseBank;
 import rolepolicy.casebank.CaseReader;
 import rolepolicy.cli.Main;
-import rolepolicy.generate.DatasetWriter;
+import rolepolicy.io.DatasetWriter;
 import rolepolicy.generate.SpiderRun;
 
 /**

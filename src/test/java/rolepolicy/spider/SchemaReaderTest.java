@@ -1,5 +1,6 @@
 package rolepolicy.spider;
 
+import rolepolicy.io.InputException;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import rolepolicy.TestData;
 import rolepolicy.db.Execution;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.InputException;
 
 /** The ground truth of real UDA-Bench datasets loaded into DuckDB, each column by its value type. */
 class GroundTruthTest {

@@ -8,7 +8,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.InputException;
 
 /** A UDA-Bench query file read: its queries, numbers, labels and lines, and SQL before any header refused. */
 class QueryFileTest {

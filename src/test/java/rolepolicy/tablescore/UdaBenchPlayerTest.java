@@ -20,7 +20,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import rolepolicy.TestData;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.InputException;
 
 /**
  * score-tables on a small part of UDA-Bench's real Player dataset (its CSVs and attribute file, three

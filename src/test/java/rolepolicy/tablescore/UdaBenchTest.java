@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
 import rolepolicy.TestData;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.InputException;
 
 /**
  * score-tables on the real UDA-Bench data: the ground truth against itself, results changed from

@@ -26,7 +26,7 @@ import rolepolicy.model.ClarificationOption;
 import rolepolicy.model.ClarificationQuestion;
 import rolepolicy.model.QueryShape;
 import rolepolicy.model.PolicyOverride;
-import rolepolicy.spider.InputException;
+import rolepolicy.io.InputException;
 import rolepolicy.spider.OverridesReader;
 import rolepolicy.spider.Schema;
 

@@ -1,4 +1,4 @@
-package rolepolicy.generate;
+package rolepolicy.io;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

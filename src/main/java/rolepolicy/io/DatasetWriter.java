@@ -1,4 +1,4 @@
-package rolepolicy.generate;
+package rolepolicy.io;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.util.DefaultIndenter;

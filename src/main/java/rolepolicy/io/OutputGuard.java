@@ -1,5 +1,6 @@
-package rolepolicy.generate;
+package rolepolicy.io;
 
+import rolepolicy.generate.Records;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;

@@ -1,4 +1,4 @@
-package rolepolicy.generate;
+package rolepolicy.io;
 
 /**
  * An output refused before anything was written: it would replace or lie inside an input, or

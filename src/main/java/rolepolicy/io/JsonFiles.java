@@ -1,5 +1,6 @@
-package rolepolicy.spider;
+package rolepolicy.io;
 
+import rolepolicy.spider.SchemaReader;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;

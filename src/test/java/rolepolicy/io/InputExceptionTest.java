@@ -1,5 +1,6 @@
-package rolepolicy.spider;
+package rolepolicy.io;
 
+import rolepolicy.spider.SchemaReader;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 

@@ -1,4 +1,4 @@
-package rolepolicy.generate;
+package rolepolicy.io;
 
 import java.io.IOException;
 import java.nio.file.FileStore;
@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import rolepolicy.spider.InputException;
 
 /**
  * Output files written completely or not at all: each is written to a file in one temporary folder

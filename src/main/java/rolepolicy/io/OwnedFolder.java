@@ -1,5 +1,6 @@
-package rolepolicy.generate;
+package rolepolicy.io;
 
+import rolepolicy.generate.Records;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,7 +15,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Stream;
-import rolepolicy.spider.InputException;
 
 /**
  * What this tool wrote, known by the marker file it leaves in each folder it writes into ({@value

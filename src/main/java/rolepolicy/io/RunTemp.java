@@ -1,4 +1,4 @@
-package rolepolicy.generate;
+package rolepolicy.io;
 
 import java.io.IOException;
 import java.io.PrintStream;

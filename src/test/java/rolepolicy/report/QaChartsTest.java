@@ -13,11 +13,12 @@ import org.junit.jupiter.api.Test;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategorySeries;
 import org.knowm.xchart.HeatMapChart;
+import rolepolicy.html.Charts;
 import rolepolicy.report.QaFigures.DatabaseFigures;
 import rolepolicy.report.QaFigures.RefuseSpread;
 
 /** The report's charts read at any size: bounded categories, named axes, the same bytes for the same figures. */
-class ChartsTest {
+class QaChartsTest {
   /** 140 databases (Spider train's count) with REFUSE rates spread over 0–100 %, the last two outliers. */
   private static List<DatabaseFigures> databases() {
     List<DatabaseFigures> dbs = new ArrayList<>();
@@ -32,16 +33,16 @@ class ChartsTest {
 
   @Test
   void theRefuseChartOf140DatabasesHasABoundedNumberOfBarsThatCountEveryDatabase() {
-    CategoryChart chart = Charts.refuseHistogram("train", databases(), SPREAD);
+    CategoryChart chart = QaCharts.refuseHistogram("train", databases(), SPREAD);
     int databases = 0;
     for (CategorySeries s : chart.getSeriesMap().values()) {
-      assertEquals(100 / Charts.BIN, s.getXData().size(), "one bar per " + Charts.BIN + "-point band, whatever the databases");
+      assertEquals(100 / QaCharts.BIN, s.getXData().size(), "one bar per " + QaCharts.BIN + "-point band, whatever the databases");
       databases += s.getYData().stream().mapToInt(Number::intValue).sum();
     }
     assertEquals(140, databases);
     CategorySeries outliers = chart.getSeriesMap().get("outlier (> 2 sd from the mean)");
     assertEquals(2, outliers.getYData().stream().mapToInt(Number::intValue).sum());
-    assertEquals(2, new ArrayList<Number>(outliers.getYData()).get(100 / Charts.BIN - 1).intValue(), "95 % and 96 % fall in the last band");
+    assertEquals(2, new ArrayList<Number>(outliers.getYData()).get(100 / QaCharts.BIN - 1).intValue(), "95 % and 96 % fall in the last band");
     assertEquals(640, chart.getWidth(), "the width does not grow with the databases");
   }
 
@@ -50,7 +51,7 @@ class ChartsTest {
     Map<String, Map<String, Integer>> grid = new LinkedHashMap<>();
     grid.put("SelectExpr", new LinkedHashMap<>(Map.of("Hidden", 3)));
     grid.put("WherePred", new LinkedHashMap<>(Map.of("Hidden", 1)));
-    HeatMapChart chart = Charts.rolePolicyHeatMapChart("dev", grid);
+    HeatMapChart chart = QaCharts.rolePolicyHeatMapChart("dev", grid);
     assertTrue(chart.getStyler().isXAxisTitleVisible() && chart.getStyler().isYAxisTitleVisible());
     assertFalse(chart.getXAxisTitle() == null || chart.getXAxisTitle().isBlank(), "x axis: the role");
     assertFalse(chart.getYAxisTitle() == null || chart.getYAxisTitle().isBlank(), "y axis: the policy");
@@ -58,8 +59,8 @@ class ChartsTest {
 
   @Test
   void theSameFiguresGiveTheSamePngBytes() {
-    byte[] first = Charts.png(Charts.refuseByDatabase("train", databases(), SPREAD));
-    byte[] second = Charts.png(Charts.refuseByDatabase("train", databases(), SPREAD));
+    byte[] first = Charts.png(QaCharts.refuseByDatabase("train", databases(), SPREAD));
+    byte[] second = Charts.png(QaCharts.refuseByDatabase("train", databases(), SPREAD));
     assertArrayEquals(first, second);
   }
 }

@@ -1,4 +1,4 @@
-package rolepolicy.bench;
+package rolepolicy.io;
 
 import java.io.PrintStream;
 import java.util.Map;

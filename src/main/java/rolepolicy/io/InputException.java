@@ -1,4 +1,4 @@
-package rolepolicy.spider;
+package rolepolicy.io;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
