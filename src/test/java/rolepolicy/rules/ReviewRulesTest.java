@@ -33,19 +33,29 @@ class ReviewRulesTest {
     assertFalse(flags.containsKey("singer.age"), flags::toString);
     // pets_1's Student: Student.Age is Hidden too
     assertFalse(flags("pets_1").containsKey("student.age"), flags("pets_1")::toString);
+    // every table named for people counts, in the singular too; a concert is no person
+    Map<String, List<ReviewFlag>> three = review().flags(List.of(
+        new ReviewedColumn("singer.age", "singer", "Age", Policy.Hidden, false, "-"),
+        new ReviewedColumn("teachers.salary", "Teachers", "Salary", Policy.AggOnly, false, "-"),
+        new ReviewedColumn("concert.theme", "concert", "Theme", Policy.Hidden, false, "-")));
+    assertEquals(java.util.Set.of("concert.theme"), three.keySet());
   }
 
   @Test
   @DisplayName(PERSON_NAME_COLUMN)
   void aTableWithAPersonNameColumnDescribesPeople() {
     // inn_1's Reservations has no person word in its name but LastName and FirstName columns
+    // (and music_2's Band, Firstname); inn_1's Rooms has neither
     List<ReviewedColumn> columns = new ArrayList<>(List.of(
         new ReviewedColumn("reservations.lastname", "Reservations", "LastName", Policy.Public, false, "-"),
-        new ReviewedColumn("reservations.rate", "Reservations", "Rate", Policy.AggOnly, false, "-")));
-    Map<String, List<ReviewFlag>> withName = review().flags(columns);
-    assertFalse(withName.containsKey("reservations.rate"), withName::toString);
+        new ReviewedColumn("reservations.rate", "Reservations", "Rate", Policy.AggOnly, false, "-"),
+        new ReviewedColumn("band.firstname", "Band", "Firstname", Policy.Public, false, "-"),
+        new ReviewedColumn("band.fee", "Band", "Fee", Policy.AggOnly, false, "-"),
+        new ReviewedColumn("rooms.baseprice", "Rooms", "basePrice", Policy.AggOnly, false, "-")));
+    assertEquals(java.util.Set.of("rooms.baseprice"), review().flags(columns).keySet());
     columns.remove(0);
-    assertTrue(review().flags(columns).containsKey("reservations.rate"), "without the name column it is flagged");
+    assertEquals(java.util.Set.of("reservations.rate", "rooms.baseprice"), review().flags(columns).keySet(),
+        "without its name column Reservations is flagged");
   }
 
   @Test
@@ -57,6 +67,8 @@ class ReviewRulesTest {
     assertEquals("Hidden in table Pets, which does not look like it describes people (no person word in its name,"
         + " no person-name column)", weight.get(0).text());
     assertEquals(OUTSIDE_PEOPLE, weight.get(0).rule());
+    assertFalse(flags("pets_1").containsKey("pets.pettype"), "a Public column is not flagged");
+    assertFalse(flags("pets_1").containsKey("student.age"), "a Hidden column of a table about people is not flagged");
   }
 
   @Test
@@ -68,6 +80,7 @@ class ReviewRulesTest {
         code.stream().map(ReviewFlag::text).toList());
     assertEquals(JOIN_ONLY_NO_KEY, code.get(0).rule());
     assertFalse(flags("pets_1").containsKey("student.stuid"), "a JoinOnly key is not flagged");
+    assertFalse(flags("pets_1").containsKey("pets.pettype"), "a Public column that is no key is not flagged");
   }
 
   @Test
@@ -78,6 +91,7 @@ class ReviewRulesTest {
     assertEquals(List.of("a key left Public: PK,referenced"), petId.stream().map(ReviewFlag::text).toList());
     assertEquals(PUBLIC_KEY, petId.get(0).rule());
     assertFalse(flags("pets_1").containsKey("pets.pettype"), "a Public column that is no key is not flagged");
+    assertFalse(flags("pets_1").containsKey("student.stuid"), "a JoinOnly key is not flagged");
   }
 
   private static PolicyReview review() {

@@ -49,7 +49,8 @@ class RuleMutationTest {
       "rolepolicy.rules.PermissionRulesTest",
       "rolepolicy.rules.RewriteRulesTest",
       "rolepolicy.rules.NegativeRulesTest",
-      "rolepolicy.rules.ClarifyRulesTest");
+      "rolepolicy.rules.ClarifyRulesTest",
+      "rolepolicy.rules.ReviewRulesTest");
 
   enum Verdict { CAUGHT, MISSED, EQUIVALENT, INVALID }
 
