@@ -26,7 +26,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.kie.api.KieBase;
-import rolepolicy.cli.Main;
 import rolepolicy.engine.DatabasePolicies;
 import rolepolicy.engine.PolicyAssigner;
 import rolepolicy.engine.QuestionEngine;
@@ -61,7 +60,13 @@ public final class GenerateBench {
   /** What to time: the options of {@code bench} (docs/benchmark.md). */
   public record Settings(Path spider, List<String> splits, Path rules, Path overridesFile, List<PolicyOverride> overrides,
       String overridesSource, Path jar, int runs, int c1Runs, int launcherRuns, int mavenRuns, int warmup, int scale,
-      String scaleHeap, Integer threads, Path baselineJar, Path work) {}
+      String scaleHeap, Integer threads, Path baselineJar, Path work, String measuredMain) {}
+
+  /**
+   * The prefix of the line the measured child JVM ({@code Settings.measuredMain}) prints to standard
+   * error after the command: {@code measured: cpu_s=12.3 jit_s=6.1 peak_heap_mb=410.2 …}.
+   */
+  public static final String MEASURED = "measured: ";
 
   private final Path spider;
   private final List<String> splits;
@@ -80,6 +85,7 @@ public final class GenerateBench {
   private final Integer threads;
   private final Path baselineJar;
   private final Path work;
+  private final String measuredMain;
 
   public GenerateBench(Settings s) {
     spider = s.spider();
@@ -99,15 +105,16 @@ public final class GenerateBench {
     threads = s.threads();
     baselineJar = s.baselineJar();
     work = s.work();
+    measuredMain = s.measuredMain();
   }
 
   private PrintWriter out;
 
   /** One finished child process: wall seconds, exit code, what it printed. */
   record Child(double seconds, int code, String stdout, String stderr) {
-    /** A figure of the {@code measured:} line of {@link MeasuredRun}, or NaN. */
+    /** A figure of the {@code measured:} line of the measured child JVM, or NaN. */
     double measured(String name) {
-      Matcher m = Pattern.compile(Pattern.quote(MeasuredRun.PREFIX) + ".*\\b" + name + "=([-0-9.]+)").matcher(stderr);
+      Matcher m = Pattern.compile(Pattern.quote(MEASURED) + ".*\\b" + name + "=([-0-9.]+)").matcher(stderr);
       return m.find() ? Double.parseDouble(m.group(1)) : Double.NaN;
     }
 
@@ -119,7 +126,8 @@ public final class GenerateBench {
   }
 
   /** Runs the benchmark, printing to {@code out}; 0, or 1 when the outputs of the ways of running differ. */
-  public int run(PrintWriter out) throws Exception {
+  /** Runs the benchmark; false when the outputs of the runs differ. */
+  public boolean run(PrintWriter out) throws Exception {
     this.out = out;
     if (baselineJar != null && !Files.isRegularFile(baselineJar)) {
       throw new InputException(baselineJar + ": baseline jar not found");
@@ -146,7 +154,7 @@ public final class GenerateBench {
     }
   }
 
-  private int bench(Path dir, List<Path> inputs) throws Exception {
+  private boolean bench(Path dir, List<Path> inputs) throws Exception {
     int questions = 0;
     for (Path input : inputs) {
       questions += count(input);
@@ -196,7 +204,7 @@ public final class GenerateBench {
       out.printf(Locale.ROOT, "  %-15s %s%n", split.getKey(), Spread.of(split.getValue()).format("s", "%.2f"));
     }
     printBaseline(baseWall, jarWall);
-    Child measured = child(dir, concat(List.of(java, "-cp", jar.toString(), MeasuredRun.class.getName()), generateArgs,
+    Child measured = child(dir, concat(List.of(java, "-cp", jar.toString(), measuredMain), generateArgs,
         List.of("--out", dir.resolve("measured").toString())));
     delete(dir.resolve("measured"));
     out.printf(Locale.ROOT, "  one more run, measured in the child: %.2f s wall, %.2f s CPU (JIT compilers %.2f s), peak heap %.0f MB,"
@@ -217,7 +225,7 @@ public final class GenerateBench {
         }
       }
       c1Cold = Spread.of(c1);
-      Child c1Measured = child(dir, concat(List.of(java, C1, "-cp", jar.toString(), MeasuredRun.class.getName()), generateArgs,
+      Child c1Measured = child(dir, concat(List.of(java, C1, "-cp", jar.toString(), measuredMain), generateArgs,
           List.of("--out", dir.resolve("measured").toString())));
       delete(dir.resolve("measured"));
       out.printf(Locale.ROOT, "cold end to end, packaged jar with the C1 JIT only: java %s -jar %s generate ...%n", C1, jar);
@@ -278,9 +286,9 @@ public final class GenerateBench {
     }
     if (!same) {
       out.println("the outputs differ: see above");
-      return Main.BAD_INPUT;
+      return false;
     }
-    return 0;
+    return true;
   }
 
   private void target(boolean met, String text) {
@@ -337,7 +345,7 @@ public final class GenerateBench {
     Spread wall = Spread.of(walls);
     List<String> flags = List.of(C1, "-XX:+UseSerialGC", "-XX:SharedArchiveFile=" + archive, "-Xlog:cds=off", "-Xlog:cds+dynamic=off");
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Child measured = child(dir, concat(concat(List.of(java), flags), List.of("-cp", jar.toString(), MeasuredRun.class.getName()),
+    Child measured = child(dir, concat(concat(List.of(java), flags), List.of("-cp", jar.toString(), measuredMain),
         concat(generateArgs, List.of("--out", dir.resolve("measured").toString()))));
     delete(dir.resolve("measured"));
     out.printf(Locale.ROOT, "cold end to end, bin/rolepolicy generate ... (java %s -jar %s)%n", String.join(" ", flags), jar);
@@ -492,7 +500,7 @@ public final class GenerateBench {
     Path scaled = Files.createDirectories(dir.resolve("scale"));
     Files.copy(spider.resolve("tables.json"), scaled.resolve("tables.json"));
     out.printf(Locale.ROOT, "scale: the splits repeated (each copy's SQL texts one space longer), one child JVM per size with -Xmx%s (java -Xmx%s -cp %s %s generate ...)%n",
-        scaleHeap, scaleHeap, jar, MeasuredRun.class.getSimpleName());
+        scaleHeap, scaleHeap, jar, measuredMain.substring(measuredMain.lastIndexOf('.') + 1));
     out.println("  questions    wall s  ms/1000 q  questions/s  CPU s  peak heap MB  live heap MB  peak RSS MB");
     int[] sizes = {scale / 4, scale / 2, scale};
     List<double[]> rows = new ArrayList<>();
@@ -501,7 +509,7 @@ public final class GenerateBench {
       repeat(inputs, size, scaled.resolve("dev.json"));
       Path result = dir.resolve("scale-out");
       List<String> command = new ArrayList<>(List.of(java, "-Xmx" + scaleHeap, "-cp", jar.toString(),
-          MeasuredRun.class.getName(), "generate", "--spider", scaled.toString(), "--splits", "dev",
+          measuredMain, "generate", "--spider", scaled.toString(), "--splits", "dev",
           "--rules", rules.toString(), "--no-progress", "--out", result.toString()));
       if (overridesFile != null) {
         command.addAll(List.of("--overrides", overridesFile.toString()));

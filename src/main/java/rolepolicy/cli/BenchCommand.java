@@ -85,6 +85,7 @@ public final class BenchCommand implements Callable<Integer> {
     }
     return new GenerateBench(new GenerateBench.Settings(spider, splits, policy.rules, policy.overridesFile(),
         policy.readOverrides(), policy.overridesSource(), jar, runs, c1Runs, launcherRuns, mavenRuns, warmup, scale,
-        scaleHeap, threads != null ? threads : GenerateCommand.defaultThreads(), baselineJar, work)).run(spec.commandLine().getOut());
+        scaleHeap, threads != null ? threads : GenerateCommand.defaultThreads(), baselineJar, work,
+        MeasuredRun.class.getName())).run(spec.commandLine().getOut()) ? 0 : Main.BAD_INPUT;
   }
 }

@@ -185,7 +185,7 @@ public final class GenerateCommand implements Callable<Integer> {
     for (SplitSummary summary : summaries) {
       if (!summary.unanalysable().isEmpty()) {
         stderr.printf(Locale.ROOT, "%s: %s whose SQL text cannot be analysed (written, refused as UNRESOLVED):%n",
-            summary.split(), rolepolicy.Plural.of(summary.unanalysable().size(), "question"));
+            summary.split(), rolepolicy.io.Plural.of(summary.unanalysable().size(), "question"));
         summary.unanalysable().forEach(line -> stderr.println("  " + line));
       }
     }

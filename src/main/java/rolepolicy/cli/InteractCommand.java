@@ -50,7 +50,7 @@ import rolepolicy.interact.RoundsChart;
 import rolepolicy.interact.RoundFigures;
 import rolepolicy.interact.SqlSource;
 import rolepolicy.interact.UserStudy;
-import rolepolicy.Plural;
+import rolepolicy.io.Plural;
 import rolepolicy.bench.StandInModel;
 import rolepolicy.casebank.CaseBank;
 import rolepolicy.casebank.Embedder;

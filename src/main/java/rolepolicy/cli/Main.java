@@ -18,7 +18,7 @@ import rolepolicy.io.InputException;
 @Command(
     name = "rolepolicy",
     mixinStandardHelpOptions = true,
-    version = rolepolicy.Version.TEXT,
+    version = rolepolicy.io.Version.TEXT,
     description = "Role-sensitive column usage policies for Text-to-SQL, decided by Drools rules.")
 public final class Main {
   /** The subcommands, in the order the help lists them. */

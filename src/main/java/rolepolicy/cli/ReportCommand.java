@@ -10,7 +10,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import rolepolicy.Plural;
+import rolepolicy.io.Plural;
 import rolepolicy.report.QaFigures;
 import rolepolicy.report.QaFigures.SplitFigures;
 import rolepolicy.report.QaReport;

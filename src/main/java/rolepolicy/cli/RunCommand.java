@@ -89,7 +89,7 @@ public final class RunCommand implements Callable<Integer> {
     ModelRun.Summary s = run.run();
     MetricsTable.print(w, s.outcome().metrics());
     w.printf(Locale.ROOT, "%s: %d requests sent, %d answers reused from %s; %d failed%s; %d answers without SQL%n",
-        rolepolicy.Plural.of(s.questions(), "question"), s.sent(), s.reused(), folder.resolve(AnswerLog.FILE), s.failed(),
+        rolepolicy.io.Plural.of(s.questions(), "question"), s.sent(), s.reused(), folder.resolve(AnswerLog.FILE), s.failed(),
         s.failures().isEmpty() ? "" : " " + s.failures(), s.withoutSql());
     w.printf(Locale.ROOT, "tokens: %,d prompt, %,d completion; prompts: %d built, %d reused from %s%n",
         s.promptTokens(), s.completionTokens(), s.promptsBuilt(), s.promptsReused(), folder.resolve(ModelRun.PROMPTS));

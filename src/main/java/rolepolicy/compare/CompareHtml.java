@@ -13,7 +13,6 @@ import rolepolicy.compare.Comparison.Differing;
 import rolepolicy.compare.Comparison.Pair;
 import rolepolicy.compare.Comparison.RunInfo;
 import rolepolicy.html.Charts;
-import rolepolicy.report.HtmlReport;
 
 /**
  * The comparison as one self-contained page, in the QA report's style: tables with intervals,

@@ -4,7 +4,7 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import rolepolicy.Plural;
+import rolepolicy.io.Plural;
 import rolepolicy.compare.Comparison.Pair;
 import rolepolicy.compare.Comparison.RunInfo;
 

@@ -18,8 +18,6 @@ import rolepolicy.diff.DiffResult.RuleChange;
 import rolepolicy.diff.DiffResult.RuleGroup;
 import rolepolicy.diff.DiffResult.SplitDiff;
 import rolepolicy.io.AtomicOutput;
-import rolepolicy.report.Counts;
-import rolepolicy.report.HtmlReport;
 import rolepolicy.report.QaReport;
 
 /** A diff as a terminal summary, {@code diff.json} and {@code diff.html} (self-contained). */

@@ -12,7 +12,6 @@ import rolepolicy.model.NegativeEdit;
 import rolepolicy.model.NegativeSearch;
 import rolepolicy.model.PolicedColumn;
 import rolepolicy.model.QueryFacts;
-import rolepolicy.model.QueryShape;
 import rolepolicy.model.QueryViolation;
 import rolepolicy.model.RewriteRound;
 import rolepolicy.model.Violation;

@@ -21,7 +21,7 @@ import org.drools.kiesession.rulebase.InternalKnowledgeBase;
 import org.drools.kiesession.rulebase.KnowledgeBaseFactory;
 import org.kie.api.KieBase;
 import org.kie.api.definition.KiePackage;
-import rolepolicy.Version;
+import rolepolicy.io.Version;
 import rolepolicy.cache.CacheFolder;
 
 /**

@@ -17,7 +17,7 @@ import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
-import rolepolicy.Version;
+import rolepolicy.io.Version;
 import rolepolicy.cache.CacheFolder;
 import rolepolicy.db.Execution;
 import rolepolicy.io.DatasetWriter;

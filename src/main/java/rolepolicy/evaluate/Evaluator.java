@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import rolepolicy.io.Phases;
 import rolepolicy.io.InputException;
-import rolepolicy.spider.SchemaReader;
 
 /**
  * Evaluates predictors against a generated split: the model's predictions and two references
@@ -49,7 +48,7 @@ public final class Evaluator {
     try {
       root = new ObjectMapper().readTree(file.toFile());
     } catch (IOException e) {
-      throw new InputException(SchemaReader.describe(file, e), e);
+      throw new InputException(InputException.describe(file, e), e);
     }
     if (root == null || root.isMissingNode()) {
       throw new InputException(file + ": the file is empty, not JSON; expected a JSON array of dataset records");

@@ -25,7 +25,7 @@ public record SplitSummary(
     return String.format(
         Locale.ROOT,
         "%s: %s, %d REFUSE, %s, %d with problems, %.2f s, %.0f questions/s",
-        split, rolepolicy.Plural.of(questions, "question"), refused, rolepolicy.Plural.of(violations, "violation"),
+        split, rolepolicy.io.Plural.of(questions, "question"), refused, rolepolicy.io.Plural.of(violations, "violation"),
         problems, seconds, questions / Math.max(seconds, 1e-9));
   }
 }

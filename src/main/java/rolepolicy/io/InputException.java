@@ -1,5 +1,6 @@
 package rolepolicy.io;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -82,5 +83,24 @@ public final class InputException extends RuntimeException {
       return fs.getReason();
     }
     return e.getMessage();
+  }
+
+  /** A message for a JSON file that cannot be read: missing, or malformed with line and column. */
+  public static String describe(Path file, IOException e) {
+    if (e instanceof NoSuchFileException || !Files.exists(file)) {
+      return file + ": file not found";
+    }
+    String notUtf8 = e instanceof JsonProcessingException || e instanceof java.nio.charset.CharacterCodingException
+        ? notUtf8(file) : null;
+    if (notUtf8 != null) {
+      return file + ": not UTF-8 text: " + notUtf8 + "; save it as UTF-8";
+    }
+    if (e instanceof JsonProcessingException json && json.getLocation() != null) {
+      return String.format(
+          Locale.ROOT,
+          "%s: malformed JSON at line %d, column %d: %s",
+          file, json.getLocation().getLineNr(), json.getLocation().getColumnNr(), json.getOriginalMessage());
+    }
+    return file + ": cannot read (" + reason(file, e) + ")";
   }
 }

@@ -1,6 +1,5 @@
 package rolepolicy.io;
 
-import rolepolicy.spider.SchemaReader;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -20,7 +19,7 @@ public final class JsonFiles {
       }
       return root;
     } catch (IOException e) {
-      throw new InputException(SchemaReader.describe(file, e), e);
+      throw new InputException(InputException.describe(file, e), e);
     }
   }
 

@@ -1,6 +1,5 @@
 package rolepolicy.io;
 
-import rolepolicy.generate.Records;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;

@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import rolepolicy.Plural;
+import rolepolicy.io.Plural;
 import rolepolicy.engine.RuleBase.RuleName;
 import rolepolicy.io.AtomicOutput;
 import rolepolicy.generate.AuditTrail;

@@ -25,7 +25,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
-import rolepolicy.Version;
+import rolepolicy.io.Version;
 import rolepolicy.cache.CacheFolder;
 import rolepolicy.casebank.CaseBank;
 import rolepolicy.casebank.DraftSelection;

@@ -21,7 +21,7 @@ public final class OverridesReader {
     try {
       root = JSON.readTree(file.toFile());
     } catch (IOException e) {
-      throw new InputException(SchemaReader.describe(file, e), e);
+      throw new InputException(InputException.describe(file, e), e);
     }
     if (root == null || !root.isArray()) {
       throw new InputException(file + ": expected a JSON array of overrides");

@@ -1,12 +1,9 @@
 package rolepolicy.spider;
 
 import rolepolicy.io.InputException;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -34,7 +31,7 @@ public final class SchemaReader {
     try {
       root = JSON.readTree(file.toFile());
     } catch (IOException e) {
-      throw new InputException(describe(file, e), e);
+      throw new InputException(InputException.describe(file, e), e);
     }
     if (root == null || !root.isArray()) {
       throw new InputException(file + ": expected a JSON array of database schemas");
@@ -143,24 +140,5 @@ public final class SchemaReader {
       throw new InputException(where + ": missing array field '" + field + "'");
     }
     return value;
-  }
-
-  /** A message for a JSON file that cannot be read: missing, or malformed with line and column. */
-  public static String describe(Path file, IOException e) {
-    if (e instanceof NoSuchFileException || !Files.exists(file)) {
-      return file + ": file not found";
-    }
-    String notUtf8 = e instanceof JsonProcessingException || e instanceof java.nio.charset.CharacterCodingException
-        ? InputException.notUtf8(file) : null;
-    if (notUtf8 != null) {
-      return file + ": not UTF-8 text: " + notUtf8 + "; save it as UTF-8";
-    }
-    if (e instanceof JsonProcessingException json && json.getLocation() != null) {
-      return String.format(
-          Locale.ROOT,
-          "%s: malformed JSON at line %d, column %d: %s",
-          file, json.getLocation().getLineNr(), json.getLocation().getColumnNr(), json.getOriginalMessage());
-    }
-    return file + ": cannot read (" + InputException.reason(file, e) + ")";
   }
 }

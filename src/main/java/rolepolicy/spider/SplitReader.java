@@ -34,7 +34,7 @@ public final class SplitReader implements Closeable {
         throw new InputException(file + ": expected a JSON array of questions");
       }
     } catch (IOException e) {
-      throw new InputException(SchemaReader.describe(file, e), e);
+      throw new InputException(InputException.describe(file, e), e);
     }
   }
 
@@ -59,7 +59,7 @@ public final class SplitReader implements Closeable {
           ast != null && ast.isTextual() ? null : ast,
           extra((ObjectNode) record));
     } catch (JsonProcessingException e) {
-      throw new InputException(SchemaReader.describe(file, e) + " (in record #" + index + ")", e);
+      throw new InputException(InputException.describe(file, e) + " (in record #" + index + ")", e);
     } catch (IOException e) {
       throw new InputException(file + ": cannot read (" + InputException.reason(file, e) + ")", e);
     }

@@ -9,7 +9,6 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import rolepolicy.io.InputException;
-import rolepolicy.spider.SchemaReader;
 
 /**
  * A dataset's attribute file ({@code <Dataset>_attributes.json}): per table and attribute its
@@ -34,7 +33,7 @@ public final class Attributes {
     try {
       root = new ObjectMapper().readTree(file.toFile());
     } catch (IOException e) {
-      throw new InputException(SchemaReader.describe(file, e), e);
+      throw new InputException(InputException.describe(file, e), e);
     }
     if (root == null || !root.isObject()) {
       throw new InputException(file + ": expected a JSON object of tables");

@@ -32,9 +32,6 @@ import rolepolicy.generate.QuestionGenerator;
 import rolepolicy.generate.Records.GoldLabel;
 import rolepolicy.generate.Records.QuestionRecord;
 import rolepolicy.model.ColumnRef;
-import rolepolicy.model.Violation;
-import rolepolicy.sql.SqlAnalyzer;
-import rolepolicy.sql.TextRef;
 
 /**
  * Random damage to real Spider ASTs (SPEC §4: "never a crash, never a silently dropped record"):

@@ -24,7 +24,6 @@ import rolepolicy.interact.QuestionSet;
 import rolepolicy.evaluate.QuestionScorer;
 import rolepolicy.model.ClarificationOption;
 import rolepolicy.model.ClarificationQuestion;
-import rolepolicy.model.QueryShape;
 import rolepolicy.model.PolicyOverride;
 import rolepolicy.io.InputException;
 import rolepolicy.spider.OverridesReader;

@@ -1,10 +1,10 @@
-package rolepolicy.bench;
+package rolepolicy.cli;
 
 import com.sun.management.GarbageCollectionNotificationInfo;
 import com.sun.management.OperatingSystemMXBean;
 import java.io.IOException;
 import java.io.PrintWriter;
-import rolepolicy.cli.Main;
+import rolepolicy.bench.GenerateBench;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryType;
@@ -28,9 +28,6 @@ import javax.management.openmbean.CompositeData;
  * {@code live_heap_mb} the largest left after a collection, what the run holds on to.
  */
 public final class MeasuredRun {
-  /** The prefix of the line {@link BenchCommand} reads. */
-  static final String PREFIX = "measured: ";
-
   private static final AtomicLong PEAK_HEAP = new AtomicLong();
   private static final AtomicLong LIVE_HEAP = new AtomicLong();
   private static final AtomicLong COLLECTIONS = new AtomicLong();
@@ -40,7 +37,7 @@ public final class MeasuredRun {
   public static void main(String[] args) {
     watchCollections();
     int code = Main.run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true));
-    System.err.println(PREFIX + figures());
+    System.err.println(GenerateBench.MEASURED + figures());
     System.exit(code);
   }
 

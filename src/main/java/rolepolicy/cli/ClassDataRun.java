@@ -1,4 +1,4 @@
-package rolepolicy.bench;
+package rolepolicy.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import rolepolicy.cli.Main;
 import rolepolicy.io.JsonFiles;
 
 /**

@@ -1,4 +1,4 @@
-package rolepolicy;
+package rolepolicy.io;
 
 import java.util.Locale;
 

@@ -1,4 +1,4 @@
-package rolepolicy;
+package rolepolicy.io;
 
 /** The tool's version, as {@code --version} prints it and run.json records it. */
 public final class Version {
