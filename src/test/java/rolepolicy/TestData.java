@@ -105,7 +105,7 @@ public final class TestData {
    */
   public static synchronized rolepolicy.casebank.Embedder embedder() {
     if (bankVectors == null) {
-      bankVectors = rolepolicy.casebank.CaseBank.vectors(Path.of("data", "casebank"));
+      bankVectors = rolepolicy.casebank.CaseIndex.vectors(Path.of("data", "casebank"));
     }
     rolepolicy.casebank.Embedder embedder = new rolepolicy.casebank.Embedder();
     embedder.learn(bankVectors);

@@ -14,6 +14,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import rolepolicy.casebank.CaseBank;
+import rolepolicy.casebank.CaseIndex;
 import rolepolicy.casebank.Embedder;
 import rolepolicy.casebank.PromptWriter;
 import rolepolicy.casebank.RetrievalBench;
@@ -63,7 +64,7 @@ public final class BenchRetrievalCommand implements Callable<Integer> {
           r.path("original_sql").asText(), drafts == null ? null : drafts.get(i)));
     }
     PrintWriter w = spec.commandLine().getOut();
-    try (CaseBank cases = CaseBank.open(caseBank.bank, new Embedder())) {
+    try (CaseBank cases = CaseIndex.open(caseBank.bank, new Embedder())) {
       long start = System.nanoTime();
       RetrievalBench bench = new RetrievalBench(cases, schemas, databases.dir == null ? null : new rolepolicy.casebank.ValueLinker(databases.dir));
       List<Double> millis = new ArrayList<>();

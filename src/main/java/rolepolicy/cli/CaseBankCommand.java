@@ -13,6 +13,7 @@ import picocli.CommandLine.Spec;
 import rolepolicy.casebank.Calibration;
 import rolepolicy.casebank.Case;
 import rolepolicy.casebank.CaseBank;
+import rolepolicy.casebank.CaseIndex;
 import rolepolicy.casebank.CaseReader;
 import rolepolicy.casebank.Embedder;
 import rolepolicy.spider.SchemaReader;
@@ -51,7 +52,7 @@ public final class CaseBankCommand implements Callable<Integer>, Writes {
 
   @Override
   public Integer call() {
-    CaseBank.checkReplaceable(caseBank.bank);
+    CaseIndex.checkReplaceable(caseBank.bank);
     PrintWriter w = spec.commandLine().getOut();
     var schemas = SchemaReader.read(schemaFile.tables);
     long start = System.nanoTime();
@@ -59,11 +60,11 @@ public final class CaseBankCommand implements Callable<Integer>, Writes {
     double read = (System.nanoTime() - start) / 1e9;
     start = System.nanoTime();
     Embedder embedder = new Embedder(caching.folder());
-    Path staging = CaseBank.staging(caseBank.bank);
+    Path staging = CaseIndex.staging(caseBank.bank);
     // the bank it replaces lends its indexes and calibration where their inputs are unchanged (not with --no-cache)
     Path previous = caching.folder() == null ? null : caseBank.bank;
-    CaseBank.Meta before = previous == null ? null : CaseBank.previousMeta(previous);
-    try (CaseBank built = CaseBank.buildStaged(cases, dataset.toString(), caseBank.bank, embedder, new CaseBank.Thresholds(1.0, 0.0),
+    CaseBank.Meta before = previous == null ? null : CaseIndex.previousMeta(previous);
+    try (CaseBank built = CaseIndex.buildStaged(cases, dataset.toString(), caseBank.bank, embedder, new CaseBank.Thresholds(1.0, 0.0),
         previous)) {
       double index = (System.nanoTime() - start) / 1e9;
       if (built.previousIndexDamaged()) {
@@ -72,7 +73,7 @@ public final class CaseBankCommand implements Callable<Integer>, Writes {
       start = System.nanoTime();
       Calibration.Outcome calibrated = Calibration.reuseOrCalibrate(built, before, schemas, step, seed);
       Calibration.Result c = calibrated.result();
-      CaseBank.writeCalibration(staging, built, calibrated.key(), c);
+      CaseIndex.writeCalibration(staging, built, calibrated.key(), c);
       double calibrate = (System.nanoTime() - start) / 1e9;
       embedder.save();
       w.printf(Locale.ROOT, "%d cases from %s: read and skeletonized in %.1f s, %s%n", cases.size(), dataset, read,
@@ -86,7 +87,7 @@ public final class CaseBankCommand implements Callable<Integer>, Writes {
       w.printf(Locale.ROOT, "  first example's query similarity: tiered %.3f, skeletons only %.3f, same database only %.3f, random %.3f%n",
           c.specificAtThreshold(), c.skeletonOnly(), c.allSpecific(), c.randomSimilarity());
     }
-    CaseBank.commit(caseBank.bank);
+    CaseIndex.commit(caseBank.bank);
     w.println("wrote " + caseBank.bank);
     return 0;
   }

@@ -53,6 +53,7 @@ import rolepolicy.interact.UserStudy;
 import rolepolicy.io.Plural;
 import rolepolicy.bench.StandInModel;
 import rolepolicy.casebank.CaseBank;
+import rolepolicy.casebank.CaseIndex;
 import rolepolicy.casebank.Embedder;
 import rolepolicy.casebank.PromptWriter;
 import rolepolicy.llm.ChatEndpoint;
@@ -239,7 +240,7 @@ public final class InteractCommand implements Callable<Integer> {
     ModelUser modelUser = endpoint == null ? null : new ModelUser(endpoint, prompts.resolve("interact-answer.txt"));
     PrintWriter w = spec.commandLine().getOut();
     Embedder embedder = source.model && (policy && fromRun == null || shots > 0) ? new Embedder() : null;
-    CaseBank cases = source.model && policy && fromRun == null ? CaseBank.open(caseBank.bank, embedder) : null;
+    CaseBank cases = source.model && policy && fromRun == null ? CaseIndex.open(caseBank.bank, embedder) : null;
     ModelSource.Shots examples = shots == 0 ? ModelSource.Shots.NONE
         : new ModelSource.Shots(UserStudy.read(userStudy, embedder::embed), shots);
     try (standInModel; cases; SqliteRunner runner = new SqliteRunner(databases.dir, query.timeout)) {

@@ -18,6 +18,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 import rolepolicy.casebank.CaseBank;
+import rolepolicy.casebank.CaseIndex;
 import rolepolicy.casebank.DraftSelection;
 import rolepolicy.casebank.ValueLinker;
 import rolepolicy.casebank.Embedder;
@@ -77,7 +78,7 @@ public final class PromptsCommand implements Callable<Integer> {
     JsonNode records = JsonFiles.readArray(data.dataset, "dataset records");
     List<String> drafts = draft == null ? null : PromptWriter.drafts(PredictionReader.read(draft, Evaluator.readDataset(data.dataset)));
     Map<String, Integer> byType = new LinkedHashMap<>();
-    try (CaseBank cases = CaseBank.open(caseBank.bank, new Embedder()); AtomicOutput output = new AtomicOutput()) {
+    try (CaseBank cases = CaseIndex.open(caseBank.bank, new Embedder()); AtomicOutput output = new AtomicOutput()) {
       PromptWriter writer = new PromptWriter(cases, prompt, chosen, fewShot.examples, 
           drafts == null && chosen != CaseBank.Policy.SKELETON_VOTE ? null
               : new DraftSelection(cases, schemas, databases.dir == null ? null : new ValueLinker(databases.dir)));

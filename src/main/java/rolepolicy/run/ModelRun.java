@@ -28,6 +28,7 @@ import java.util.concurrent.atomic.LongAdder;
 import rolepolicy.io.Version;
 import rolepolicy.cache.CacheFolder;
 import rolepolicy.casebank.CaseBank;
+import rolepolicy.casebank.CaseIndex;
 import rolepolicy.casebank.DraftSelection;
 import rolepolicy.casebank.Embedder;
 import rolepolicy.casebank.PromptWriter;
@@ -151,7 +152,7 @@ public final class ModelRun {
     TokenCount tokens = new TokenCount();
     long total = 0;
     int cached = 0;
-    try (CaseBank bank = CaseBank.open(settings.bank(), new Embedder()); AnswerLog log = AnswerLog.open(settings.out())) {
+    try (CaseBank bank = CaseIndex.open(settings.bank(), new Embedder()); AnswerLog log = AnswerLog.open(settings.out())) {
       PromptWriter writer = new PromptWriter(bank, template, settings.policy(), settings.k(), selection(bank, schemas, settings));
       for (JsonNode r : records) {
         String prompt = writer.prompt(r, schemas.get(r.path("db_id").asText()), null).prompt();
@@ -182,7 +183,7 @@ public final class ModelRun {
     DraftSelection selection;
     double questionSeconds;
     Embedder embedder = new Embedder(settings.cache());
-    try (CaseBank bank = CaseBank.open(settings.bank(), embedder); AnswerLog log = AnswerLog.open(settings.out())) {
+    try (CaseBank bank = CaseIndex.open(settings.bank(), embedder); AnswerLog log = AnswerLog.open(settings.out())) {
       if (log.size() > 0 || log.unreadable() > 0) {
         progress.printf(Locale.ROOT, "resuming %s: %d answers in %s are reused%s%n", settings.out(), log.size(), AnswerLog.FILE,
             log.unreadable() == 0 ? "" : " (" + log.unreadable() + " line(s) cut short are asked again)");

@@ -53,7 +53,7 @@ class CaseBankCommandTest {
     assertTrue(out.toString().startsWith("60 cases from " + train), out.toString());
     assertTrue(out.toString().contains("thresholds (calibrated on "), out.toString());
     assertTrue(Files.isRegularFile(bank.resolve("bank.json")));
-    assertTrue(Files.notExists(CaseBank.staging(bank)), "the staging folder is moved into place");
+    assertTrue(Files.notExists(CaseIndex.staging(bank)), "the staging folder is moved into place");
 
     Path prompts = dir.resolve("prompts/prompts.jsonl");
     assertEquals(0, run(out, err, "prompts", "--dataset", dev.toString(), "--tables", tables, "--bank", bank.toString(),
@@ -134,7 +134,7 @@ class CaseBankCommandTest {
     assertEquals("error: --bank " + data + ": the folder was not written by casebank (no .rolepolicy-output naming it), so it is"
         + " not replaced; choose a new or empty folder", err.toString().strip());
     assertEquals(before, digests(data));
-    assertTrue(Files.notExists(CaseBank.staging(data)));
+    assertTrue(Files.notExists(CaseIndex.staging(data)));
   }
 
   @Test

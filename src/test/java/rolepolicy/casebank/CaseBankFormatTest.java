@@ -19,7 +19,7 @@ class CaseBankFormatTest {
         {"source": "data/train.json", "cases": 7000, "model": "all-MiniLM-L6-v2",
          "thresholds": {"specific": 0.94, "skeleton": 0.54}}
         """);
-    InputException e = assertThrows(InputException.class, () -> CaseBank.open(dir, null));
+    InputException e = assertThrows(InputException.class, () -> CaseIndex.open(dir, null));
     assertTrue(e.getMessage().equals(dir + ": a case bank of an earlier format (bank.json has no format, this version"
         + " reads 3); build it again with the casebank command"), e.getMessage());
   }

@@ -38,7 +38,7 @@ class CaseBankTest {
     Path file = dir.resolve("train.json");
     DatasetWriter.JSON.writeValue(file.toFile(), first);
     cases = CaseReader.read(file, TestData.schemas());
-    bank = CaseBank.build(cases, file.toString(), dir.resolve("bank"), TestData.embedder(), new CaseBank.Thresholds(0.6, 0.3));
+    bank = CaseIndex.build(cases, file.toString(), dir.resolve("bank"), TestData.embedder(), new CaseBank.Thresholds(0.6, 0.3));
     dev = SpiderRun.records("dev", "dev.json");
   }
 
@@ -137,7 +137,7 @@ class CaseBankTest {
 
   @Test
   void aBanksVectorsAreTheModelsOwnForEachQuestionAndMaskedQuestion() {
-    java.util.Map<String, float[]> vectors = CaseBank.vectors(dir.resolve("bank"));
+    java.util.Map<String, float[]> vectors = CaseIndex.vectors(dir.resolve("bank"));
     java.util.Set<String> texts = new java.util.HashSet<>();
     cases.forEach(c -> texts.addAll(List.of(c.question(), c.maskedQuestion())));
     assertEquals(texts, vectors.keySet());
@@ -146,12 +146,12 @@ class CaseBankTest {
       assertTrue(java.util.Arrays.equals(model.embed(c.question()), vectors.get(c.question())), c.question());
       assertTrue(java.util.Arrays.equals(model.embed(c.maskedQuestion()), vectors.get(c.maskedQuestion())), c.maskedQuestion());
     }
-    assertEquals(java.util.Map.of(), CaseBank.vectors(dir.resolve("nothing")), "no bank, no vectors");
+    assertEquals(java.util.Map.of(), CaseIndex.vectors(dir.resolve("nothing")), "no bank, no vectors");
   }
 
   @Test
   void openingAFolderWithoutABankIsAClearError() {
-    InputException e = assertThrows(InputException.class, () -> CaseBank.open(dir.resolve("nothing"), new Embedder()));
+    InputException e = assertThrows(InputException.class, () -> CaseIndex.open(dir.resolve("nothing"), new Embedder()));
     assertTrue(e.getMessage().contains("no case bank here"), e.getMessage());
     assertTrue(Files.notExists(dir.resolve("nothing")));
   }
@@ -263,7 +263,7 @@ class CaseBankTest {
     for (String file : List.of("bank.json", "cases.jsonl")) {
       Files.copy(dir.resolve("bank").resolve(file), copy.resolve(file));
     }
-    InputException e = assertThrows(InputException.class, () -> CaseBank.open(copy, TestData.embedder()));
+    InputException e = assertThrows(InputException.class, () -> CaseIndex.open(copy, TestData.embedder()));
     assertTrue(e.getMessage().contains("the index is missing"), e.getMessage());
     try (var files = Files.walk(copy)) {
       assertEquals(List.of(copy, copy.resolve("bank.json"), copy.resolve("cases.jsonl")), files.sorted().toList());

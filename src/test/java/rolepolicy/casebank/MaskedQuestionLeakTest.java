@@ -83,7 +83,7 @@ class MaskedQuestionLeakTest {
     // copied from data/casebank when README's casebank command built one there from the same
     // questions, as a rebuild in place copies them (else built, with that bank's vectors if any)
     Embedder embedder = new Embedder(Path.of("target", "test-embedding-cache"));
-    embedder.learn(CaseBank.vectors(Path.of("data", "casebank")));
+    embedder.learn(CaseIndex.vectors(Path.of("data", "casebank")));
     Set<String> masked = new TreeSet<>();
     cases.forEach(c -> masked.add(c.maskedQuestion()));
     embedder.embedAll(List.copyOf(masked));
@@ -101,7 +101,7 @@ class MaskedQuestionLeakTest {
         .forEach(c -> standIns.putIfAbsent(c.question(), embedder.embed(c.maskedQuestion())));
     embedder.learn(standIns);
     int embedded = embedder.computed();
-    try (CaseBank bank = CaseBank.build(cases, "train", dir.resolve("bank"), embedder, new CaseBank.Thresholds(0.94, 0.54),
+    try (CaseBank bank = CaseIndex.build(cases, "train", dir.resolve("bank"), embedder, new CaseBank.Thresholds(0.94, 0.54),
         Path.of("data", "casebank"))) {
       assertEquals(embedded, embedder.computed(), "texts the build embedded beyond the masked questions");
       // the prompts as `prompts` writes them by default (skeleton_vote), with 5 examples each

@@ -145,7 +145,7 @@ class RunTempTest {
       org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
           () -> RunTemp.unlessStopping(() -> Files.createDirectories(made)));
       // the case bank's build makes its folder through such a step: stopped, it makes nothing
-      org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, () -> rolepolicy.casebank.CaseBank.build(
+      org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, () -> rolepolicy.casebank.CaseIndex.build(
           List.of(), "test", dir.resolve("bank"), null, new rolepolicy.casebank.CaseBank.Thresholds(0.94, 0.54)));
     } finally {
       RunTemp.resume();

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import rolepolicy.TestData;
 import rolepolicy.casebank.CaseBank;
+import rolepolicy.casebank.CaseIndex;
 import rolepolicy.casebank.CaseReader;
 import rolepolicy.cli.Main;
 import rolepolicy.io.DatasetWriter;
@@ -72,7 +73,7 @@ public final class RunFixture {
     Path casesFile = dir.resolve("cases.json");
     DatasetWriter.JSON.writeValue(casesFile.toFile(), cases);
     this.bank = dir.resolve("bank");
-    CaseBank.build(CaseReader.read(casesFile, TestData.schemas()), casesFile.toString(), bank, TestData.embedder(),
+    CaseIndex.build(CaseReader.read(casesFile, TestData.schemas()), casesFile.toString(), bank, TestData.embedder(),
         new CaseBank.Thresholds(0.6, 0.3)).close();
   }
 
