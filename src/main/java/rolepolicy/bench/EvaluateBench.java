@@ -32,7 +32,7 @@ public final class EvaluateBench {
    * What to time. {@code predictions} null: made from the split ({@link #predictions}). {@code spiderScript}
    * null: Spider's evaluation.py is not run; else its folder, run through {@code scriptLauncher}.
    */
-  public record Settings(Path dataset, Path tables, Path databases, Path rules, Path predictions, Path launcher,
+  public record Plan(Path dataset, Path tables, Path databases, Path rules, Path predictions, Path launcher,
       Path floorScript, Path before, int runs, Path work, Path spiderScript, Path scriptLauncher) {}
 
   /**
@@ -41,11 +41,11 @@ public final class EvaluateBench {
    */
   public record ScriptInput(List<String> gold, List<String> predictions, int matched) {}
 
-  private final Settings settings;
+  private final Plan settings;
   private PrintWriter out;
   private int scriptQuestions;
 
-  public EvaluateBench(Settings settings) {
+  public EvaluateBench(Plan settings) {
     this.settings = settings;
   }
 

@@ -58,12 +58,12 @@ public final class GenerateBench {
   private static final String C1 = "-XX:TieredStopAtLevel=1";
 
   /** What to time: the options of {@code bench} (docs/benchmark.md). */
-  public record Settings(Path spider, List<String> splits, Path rules, Path overridesFile, List<PolicyOverride> overrides,
+  public record Plan(Path spider, List<String> splits, Path rules, Path overridesFile, List<PolicyOverride> overrides,
       String overridesSource, Path jar, int runs, int c1Runs, int launcherRuns, int mavenRuns, int warmup, int scale,
       String scaleHeap, Integer threads, Path baselineJar, Path work, String measuredMain) {}
 
   /**
-   * The prefix of the line the measured child JVM ({@code Settings.measuredMain}) prints to standard
+   * The prefix of the line the measured child JVM ({@code Plan.measuredMain}) prints to standard
    * error after the command: {@code measured: cpu_s=12.3 jit_s=6.1 peak_heap_mb=410.2 …}.
    */
   public static final String MEASURED = "measured: ";
@@ -87,7 +87,7 @@ public final class GenerateBench {
   private final Path work;
   private final String measuredMain;
 
-  public GenerateBench(Settings s) {
+  public GenerateBench(Plan s) {
     spider = s.spider();
     splits = s.splits();
     rules = s.rules();

@@ -34,7 +34,7 @@ import rolepolicy.spider.SchemaReader;
  */
 public final class RunOverhead {
   /** What to time. */
-  public record Settings(Path dataset, Path tables, Path bank, Path template, CaseBank.Policy policy, int k, Path databases,
+  public record Plan(Path dataset, Path tables, Path bank, Path template, CaseBank.Method policy, int k, Path databases,
       Path rules, int parallel, int repeats, Integer limit) {}
 
   /**
@@ -48,9 +48,9 @@ public final class RunOverhead {
       double writing, double reusedPrompts, double rerun, double overheadMillis, double overheadReusedMillis,
       double firstRunOverheadMillis, double cpuOverheadMillis, double cpuOverheadReusedMillis) {}
 
-  private final Settings settings;
+  private final Plan settings;
 
-  public RunOverhead(Settings settings) {
+  public RunOverhead(Plan settings) {
     this.settings = settings;
   }
 
@@ -82,7 +82,7 @@ public final class RunOverhead {
       throw new UncheckedIOException(e);
     }
     try (RecordedModel server = new RecordedModel(records, answers, 0)) {
-      ChatEndpoint endpoint = new ChatEndpoint(new ChatEndpoint.Settings(server.baseUrl(), "instant", null, 30, 0), Map.of());
+      ChatEndpoint endpoint = new ChatEndpoint(new ChatEndpoint.Connection(server.baseUrl(), "instant", null, 30, 0), Map.of());
       for (int i = 0; i <= settings.repeats(); i++) {
         Path out = work.resolve("run-" + i);
         Path reused = work.resolve("reused-" + i);
@@ -128,7 +128,7 @@ public final class RunOverhead {
 
   /** {@code run} into a folder, its cache the benchmark's own. */
   private ModelRun.Summary run(ChatEndpoint endpoint, Path out, Path work) {
-    return new ModelRun(new ModelRun.Settings(settings.dataset(), settings.tables(), settings.bank(), settings.template(),
+    return new ModelRun(new ModelRun.Configuration(settings.dataset(), settings.tables(), settings.bank(), settings.template(),
         settings.policy(), settings.k(), settings.databases(), 30, settings.rules(), out, settings.parallel(), settings.limit(), false,
         work.resolve("cache")), endpoint, new PrintWriter(new StringWriter())).run();
   }
@@ -137,7 +137,7 @@ public final class RunOverhead {
   private void evaluate(Path predictions, Path out, int questions) {
     List<GoldRecord> records = Evaluator.readDataset(settings.dataset()).subList(0, questions);
     List<String> predicted = PredictionReader.read(predictions, records);
-    Evaluation.Outcome outcome = Evaluation.score(new Evaluation.Settings(settings.dataset().toString(),
+    Evaluation.Outcome outcome = Evaluation.score(new Evaluation.Inputs(settings.dataset().toString(),
         SchemaReader.read(settings.tables()), settings.databases(), 30, RuleBase.load(settings.rules())), records, predicted,
         predictions.toString());
     try (AtomicOutput output = new AtomicOutput()) {

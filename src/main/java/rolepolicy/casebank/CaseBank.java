@@ -37,7 +37,7 @@ import rolepolicy.spider.Schema;
  */
 public final class CaseBank implements AutoCloseable {
   /** What a retrieval may return. */
-  public enum Policy {
+  public enum Method {
     /** Skeleton cases only, never a specific one. */
     SKELETON_ONLY,
     /** Same-database specific cases when the best clears its threshold, else skeletons above theirs, else none. */
@@ -203,13 +203,13 @@ public final class CaseBank implements AutoCloseable {
   }
 
   /** Up to {@code k} cases for a question of database {@code dbId} (its schema masks the question). */
-  public Retrieval retrieve(String question, String dbId, Schema schema, Policy policy, int k) {
-    return retrieve(question, dbId, schema, policy, k, Set.of());
+  public Retrieval retrieve(String question, String dbId, Schema schema, Method method, int k) {
+    return retrieve(question, dbId, schema, method, k, Set.of());
   }
 
   /** As {@link #retrieve}, never returning the cases whose ids are in {@code exclude}. */
-  Retrieval retrieve(String question, String dbId, Schema schema, Policy policy, int k, Set<String> exclude) {
-    return tier(question, dbId, schema, policy, k, exclude).retrieval();
+  Retrieval retrieve(String question, String dbId, Schema schema, Method method, int k, Set<String> exclude) {
+    return tier(question, dbId, schema, method, k, exclude).retrieval();
   }
 
   /**
@@ -219,9 +219,9 @@ public final class CaseBank implements AutoCloseable {
   record Tier(Retrieval retrieval, List<Hit> candidates) {}
 
   /** {@link #retrieve}, with the candidates its examples were chosen from. */
-  Tier tier(String question, String dbId, Schema schema, Policy policy, int k, Set<String> exclude) {
+  Tier tier(String question, String dbId, Schema schema, Method method, int k, Set<String> exclude) {
     Thresholds t = meta.thresholds();
-    if (policy == Policy.TIERED || policy == Policy.SKELETON_VOTE) {
+    if (method == Method.TIERED || method == Method.SKELETON_VOTE) {
       // a database without cases needs no embedding of the question (Spider dev: none of its databases is in train)
       List<Hit> same = hasCases(dbId) ? sameDatabase(embedder.embed(question), dbId, Math.max(k, CANDIDATES), exclude) : List.of();
       if (!same.isEmpty() && same.get(0).cosine() >= t.specific()) {

@@ -101,11 +101,11 @@ public final class CaseReader {
     return new Case(c.id(), c.dbId(), question, type,
         refuse ? null : shown,
         reason,
-        refuse ? Refusal.explain(reason, violations, column -> column) : null,
+        refuse ? RefusalWords.explain(reason, violations, column -> column) : null,
         touched,
         QuestionMasker.mask(question, c.schema(), sql),
         skeleton.sql(), skeleton.opSignature(),
-        refuse ? Refusal.explain(reason, violations,
+        refuse ? RefusalWords.explain(reason, violations,
             column -> skeleton.columns().getOrDefault(column, "a column")) : null,
         shapePolicies, sql);
   }

@@ -97,11 +97,11 @@ public final class DraftSelection {
    * The retrieval of {@link CaseBank#retrieve}, its tier kept, with its examples chosen again among
    * the tier's {@value #CANDIDATES} nearest by the draft's skeleton; no draft: the plain retrieval.
    */
-  public CaseBank.Retrieval retrieve(String question, String dbId, Schema schema, CaseBank.Policy policy, int k, String draft) {
+  public CaseBank.Retrieval retrieve(String question, String dbId, Schema schema, CaseBank.Method policy, int k, String draft) {
     CaseBank.Tier tier = bank.tier(question, dbId, schema, policy, k, Set.of());
     CaseBank.Retrieval first = tier.retrieval();
     boolean noDraft = draft == null || draft.isBlank();
-    if (policy == CaseBank.Policy.SKELETON_VOTE && noDraft && first.type().equals("skeleton")) {
+    if (policy == CaseBank.Method.SKELETON_VOTE && noDraft && first.type().equals("skeleton")) {
       return vote(question, dbId, schema, k, tier);
     }
     if (noDraft || first.type().equals("none")) {

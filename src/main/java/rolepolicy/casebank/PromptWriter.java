@@ -30,16 +30,16 @@ public final class PromptWriter {
 
   private final CaseBank bank;
   private final PromptTemplate template;
-  private final CaseBank.Policy policy;
+  private final CaseBank.Method policy;
   private final int k;
   private final DraftSelection drafts;
 
-  public PromptWriter(CaseBank bank, PromptTemplate template, CaseBank.Policy policy, int k) {
+  public PromptWriter(CaseBank bank, PromptTemplate template, CaseBank.Method policy, int k) {
     this(bank, template, policy, k, null);
   }
 
   /** {@code drafts}: how a draft SQL re-selects the examples (two-stage prompts), or null when no draft is given. */
-  public PromptWriter(CaseBank bank, PromptTemplate template, CaseBank.Policy policy, int k, DraftSelection drafts) {
+  public PromptWriter(CaseBank bank, PromptTemplate template, CaseBank.Method policy, int k, DraftSelection drafts) {
     this.bank = bank;
     this.template = template;
     this.policy = policy;
@@ -62,7 +62,7 @@ public final class PromptWriter {
 
   /** The prompt of one question with its examples chosen again by a draft SQL (null: none, as above). */
   public PromptLine prompt(String id, String dbId, String question, Schema schema, Map<String, String> policies, String draft) {
-    boolean bySkeleton = draft != null || policy == CaseBank.Policy.SKELETON_VOTE;
+    boolean bySkeleton = draft != null || policy == CaseBank.Method.SKELETON_VOTE;
     if (bySkeleton && drafts == null) {
       throw new IllegalStateException("a draft or the skeleton vote needs a PromptWriter with a DraftSelection");
     }

@@ -59,10 +59,10 @@ public final class RetrievalBench {
       float[] masked = embedder.embed(QuestionMasker.mask(t.question(), schema));
       add(picks, "masked question (skeleton_only)", ids(bank.skeletons(masked, kMax, Set.of())));
       long start = System.nanoTime();
-      CaseBank.Retrieval tiered = bank.retrieve(t.question(), t.dbId(), schema, CaseBank.Policy.TIERED, kMax);
+      CaseBank.Retrieval tiered = bank.retrieve(t.question(), t.dbId(), schema, CaseBank.Method.TIERED, kMax);
       retrievalMillis.add((System.nanoTime() - start) / 1e6);
       add(picks, "tiered", ids(tiered.hits()));
-      add(picks, "skeleton_vote", ids(drafts.retrieve(t.question(), t.dbId(), schema, CaseBank.Policy.SKELETON_VOTE, kMax, null).hits()));
+      add(picks, "skeleton_vote", ids(drafts.retrieve(t.question(), t.dbId(), schema, CaseBank.Method.SKELETON_VOTE, kMax, null).hits()));
       // the vote's parts, one at a time (docs/retrieval.md, the ablation)
       List<CaseBank.Hit> nearest = bank.skeletons(masked, CaseBank.CANDIDATES, Set.of());
       add(picks, "vote over the vector candidates", ids(drafts.bySimilarity(nearest,

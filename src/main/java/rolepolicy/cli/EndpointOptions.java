@@ -27,7 +27,7 @@ class EndpointOptions {
   @Option(names = "--llm-max-bytes", paramLabel = "N", defaultValue = "8388608",
       description = "The longest reply read, in bytes; a longer one is a failed request (default: ${DEFAULT-VALUE}, 8 MiB).")
   @Range(min = 1)
-  long maxBytes = ChatEndpoint.Settings.MAX_BYTES;
+  long maxBytes = ChatEndpoint.Connection.MAX_BYTES;
 
   boolean given() {
     return url != null || model != null;
@@ -39,6 +39,6 @@ class EndpointOptions {
 
   /** {@code logprobs}: each request asks for the answer's token log-probabilities. */
   ChatEndpoint endpoint(Map<String, String> environment, boolean logprobs) {
-    return new ChatEndpoint(new ChatEndpoint.Settings(url, model, keyVariable, timeout, retries, 1.0, maxBytes), environment, logprobs);
+    return new ChatEndpoint(new ChatEndpoint.Connection(url, model, keyVariable, timeout, retries, 1.0, maxBytes), environment, logprobs);
   }
 }

@@ -91,7 +91,7 @@ public final class EvaluateCommand implements Callable<Integer> {
     Phases.mark("cache keys (file digests)");
     KieBase rulesBase = join(base);
     Phases.mark("rules built");
-    Evaluation.Settings settings = new Evaluation.Settings(data.dataset.toString(), schemas, databases.dir, query.timeout, rulesBase);
+    Evaluation.Inputs settings = new Evaluation.Inputs(data.dataset.toString(), schemas, databases.dir, query.timeout, rulesBase);
     Evaluation.Outcome outcome = Evaluation.score(settings, records, predicted, predictions.toString(),
         threads != null ? threads : Runtime.getRuntime().availableProcessors(), evaluationCache, ahead);
     try (AtomicOutput output = new AtomicOutput()) {

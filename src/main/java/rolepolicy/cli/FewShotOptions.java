@@ -21,11 +21,11 @@ final class FewShotOptions {
           + "with --db, skeleton_vote links the question's values to the database's cells).")
   String policy;
 
-  CaseBank.Policy retrievalPolicy() {
+  CaseBank.Method retrievalPolicy() {
     return switch (policy) {
-      case "tiered" -> CaseBank.Policy.TIERED;
-      case "skeleton_only" -> CaseBank.Policy.SKELETON_ONLY;
-      case "skeleton_vote" -> CaseBank.Policy.SKELETON_VOTE;
+      case "tiered" -> CaseBank.Method.TIERED;
+      case "skeleton_only" -> CaseBank.Method.SKELETON_ONLY;
+      case "skeleton_vote" -> CaseBank.Method.SKELETON_VOTE;
       default -> throw new ParameterException(command.commandLine(),
           "--policy must be skeleton_vote, tiered or skeleton_only, not '" + policy + "'");
     };

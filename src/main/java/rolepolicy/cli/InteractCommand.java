@@ -258,7 +258,7 @@ public final class InteractCommand implements Callable<Integer> {
       } else {
         sqlSource = PredictionSource.originalSql(questions);
       }
-      InteractLoop loop = new InteractLoop(new InteractLoop.Settings(rounds, earlyStop, mode), sqlSource, runner,
+      InteractLoop loop = new InteractLoop(new InteractLoop.Rounds(rounds, earlyStop, mode), sqlSource, runner,
           policy ? new PolicyClarifier(engine, schemas, runner) : null, modelUser);
       // a stand-in's port changes from run to run: it is named without it, so a stopped run resumes
       String sourceName = standInModel == null ? sqlSource.describe() : sqlSource.describe().replace(" at " + llm.url, "");
@@ -429,7 +429,7 @@ public final class InteractCommand implements Callable<Integer> {
       };
     }
     PromptWriter writer = new PromptWriter(cases, PromptTemplate.read(promptTemplate.template, PromptWriter.PLACEHOLDERS),
-        fewShot.retrievalPolicy(), fewShot.examples, fewShot.retrievalPolicy() == CaseBank.Policy.SKELETON_VOTE
+        fewShot.retrievalPolicy(), fewShot.examples, fewShot.retrievalPolicy() == CaseBank.Method.SKELETON_VOTE
             ? new rolepolicy.casebank.DraftSelection(cases, schemas, new rolepolicy.casebank.ValueLinker(databases.dir)) : null);
     return new ModelSource.RoundZero() {
       @Override

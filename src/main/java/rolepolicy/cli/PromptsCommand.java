@@ -67,7 +67,7 @@ public final class PromptsCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    CaseBank.Policy chosen = fewShot.retrievalPolicy();
+    CaseBank.Method chosen = fewShot.retrievalPolicy();
     if (out.getFileName() != null && out.getFileName().toString().endsWith(".jsonl")) {
       throw new ParameterException(spec.commandLine(),
           "--out is a folder (prompts writes OUT/" + PROMPTS + "), not a file: give --out " + (out.getParent() == null ? "." : out.getParent()));
@@ -80,7 +80,7 @@ public final class PromptsCommand implements Callable<Integer> {
     Map<String, Integer> byType = new LinkedHashMap<>();
     try (CaseBank cases = CaseIndex.open(caseBank.bank, new Embedder()); AtomicOutput output = new AtomicOutput()) {
       PromptWriter writer = new PromptWriter(cases, prompt, chosen, fewShot.examples, 
-          drafts == null && chosen != CaseBank.Policy.SKELETON_VOTE ? null
+          drafts == null && chosen != CaseBank.Method.SKELETON_VOTE ? null
               : new DraftSelection(cases, schemas, databases.dir == null ? null : new ValueLinker(databases.dir)));
       try (BufferedWriter lines = Files.newBufferedWriter(output.stage(file))) {
         for (int i = 0; i < records.size(); i++) {

@@ -72,13 +72,13 @@ public final class RunCommand implements Callable<Integer> {
     if (llm.url == null || llm.model == null) {
       throw new ParameterException(spec.commandLine(), "run needs --llm-url and --llm-model");
     }
-    CaseBank.Policy chosen = fewShot.retrievalPolicy();
+    CaseBank.Method chosen = fewShot.retrievalPolicy();
     if (name != null && !name.matches("[A-Za-z0-9._-]+")) {
       throw new ParameterException(spec.commandLine(), "--name may hold letters, digits, '.', '_' and '-' only, not '" + name + "'");
     }
     Path folder = out != null ? out : Path.of("runs", name != null ? name : defaultName());
     ChatEndpoint endpoint = llm.endpoint(System.getenv());
-    ModelRun run = new ModelRun(new ModelRun.Settings(data.dataset, schemaFile.tables, caseBank.bank, promptTemplate.template, chosen,
+    ModelRun run = new ModelRun(new ModelRun.Configuration(data.dataset, schemaFile.tables, caseBank.bank, promptTemplate.template, chosen,
         fewShot.examples, databases.dir, query.timeout, ruleFiles.rules, folder, workers.parallel, limit, twoStage,
         caching.folder()), endpoint, spec.commandLine().getErr());
     PrintWriter w = spec.commandLine().getOut();

@@ -35,7 +35,7 @@ public final class Evaluation {
       Map<String, Metrics> predictors) {}
 
   /** What was evaluated and with what: {@code databases} null leaves execution out. */
-  public record Settings(String dataset, Map<String, Schema> schemas, Path databases, double timeoutSeconds, KieBase rules) {}
+  public record Inputs(String dataset, Map<String, Schema> schemas, Path databases, double timeoutSeconds, KieBase rules) {}
 
   /** The figures and each question's result of the model. */
   public record Outcome(MetricsFile metrics, List<QuestionResult> model) {}
@@ -43,25 +43,25 @@ public final class Evaluation {
   private Evaluation() {}
 
   /** Scores {@code predictions} (aligned with {@code records}), named {@code predictionsName} in the metrics. */
-  public static Outcome score(Settings settings, List<GoldRecord> records, List<String> predictions, String predictionsName) {
+  public static Outcome score(Inputs settings, List<GoldRecord> records, List<String> predictions, String predictionsName) {
     return score(settings, records, predictions, predictionsName, 1, null);
   }
 
   /**
-   * {@link #score(Settings, List, List, String)} with {@code threads} threads, each with its own
+   * {@link #score(Inputs, List, List, String)} with {@code threads} threads, each with its own
    * read-only connections, and the gold results and reference predictors kept in {@code cache}
    * (null: none); the same figures and bytes whatever the threads and the cache.
    */
-  public static Outcome score(Settings settings, List<GoldRecord> records, List<String> predictions, String predictionsName,
+  public static Outcome score(Inputs settings, List<GoldRecord> records, List<String> predictions, String predictionsName,
       int threads, EvaluationCache cache) {
     return score(settings, records, predictions, predictionsName, threads, cache, null);
   }
 
   /**
-   * {@link #score(Settings, List, List, String, int, EvaluationCache)} with the model's exact-match
+   * {@link #score(Inputs, List, List, String, int, EvaluationCache)} with the model's exact-match
    * verdicts taken from {@code ahead} (null: none) where it has them.
    */
-  public static Outcome score(Settings settings, List<GoldRecord> records, List<String> predictions, String predictionsName,
+  public static Outcome score(Inputs settings, List<GoldRecord> records, List<String> predictions, String predictionsName,
       int threads, EvaluationCache cache, ExactMatchesAhead ahead) {
     if (settings.databases() != null && !Files.isDirectory(settings.databases())) {
       throw new InputException(settings.databases() + ": database folder not found");

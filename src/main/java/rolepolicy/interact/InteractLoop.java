@@ -25,11 +25,11 @@ public final class InteractLoop {
    * @param rounds the last round played (rounds 0 … {@code rounds})
    * @param earlyStop stop asking when the asking side sees no ambiguity left: one last SQL, then stop
    */
-  public record Settings(int rounds, boolean earlyStop, ResultComparison comparison) {}
+  public record Rounds(int rounds, boolean earlyStop, ResultComparison comparison) {}
 
   public static final String REFUSE = "REFUSE";
 
-  private final Settings settings;
+  private final Rounds settings;
   private final SqlSource source;
   private final SqliteRunner runner;
   private final PolicyClarifier clarifier;
@@ -37,7 +37,7 @@ public final class InteractLoop {
   private final Map<List<String>, Execution> goldRuns = new ConcurrentHashMap<>();
 
   /** {@code clarifier} is null for questions without policies; {@code modelUser} null when no model answers. */
-  public InteractLoop(Settings settings, SqlSource source, SqliteRunner runner, PolicyClarifier clarifier, ModelUser modelUser) {
+  public InteractLoop(Rounds settings, SqlSource source, SqliteRunner runner, PolicyClarifier clarifier, ModelUser modelUser) {
     this.settings = settings;
     this.source = source;
     this.runner = runner;

@@ -42,16 +42,16 @@ public final class ChatEndpoint {
    * @param backoffSeconds the wait before the first retry, doubled for each next one
    * @param maxBytes the longest reply read; a longer one is a failed request
    */
-  public record Settings(String baseUrl, String model, String keyVariable, double timeoutSeconds, int retries,
+  public record Connection(String baseUrl, String model, String keyVariable, double timeoutSeconds, int retries,
       double backoffSeconds, long maxBytes) {
     /** The longest reply read by default: 8 MiB, far above a chat answer with its token log-probabilities. */
     public static final long MAX_BYTES = 8L << 20;
 
-    public Settings(String baseUrl, String model, String keyVariable, double timeoutSeconds, int retries) {
+    public Connection(String baseUrl, String model, String keyVariable, double timeoutSeconds, int retries) {
       this(baseUrl, model, keyVariable, timeoutSeconds, retries, 1.0, MAX_BYTES);
     }
 
-    public Settings(String baseUrl, String model, String keyVariable, double timeoutSeconds, int retries,
+    public Connection(String baseUrl, String model, String keyVariable, double timeoutSeconds, int retries,
         double backoffSeconds) {
       this(baseUrl, model, keyVariable, timeoutSeconds, retries, backoffSeconds, MAX_BYTES);
     }
@@ -86,13 +86,13 @@ public final class ChatEndpoint {
   static final Duration LONGEST_WAIT = Duration.ofMinutes(5);
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private final Settings settings;
+  private final Connection settings;
   private final String key;
   private final URI uri;
   private final HttpClient client;
   private final boolean logprobs;
 
-  public ChatEndpoint(Settings settings, Map<String, String> environment) {
+  public ChatEndpoint(Connection settings, Map<String, String> environment) {
     this(settings, environment, false);
   }
 
@@ -100,7 +100,7 @@ public final class ChatEndpoint {
    * {@code logprobs}: each request asks for the answer's token log-probabilities ({@code "logprobs":
    * true}), from which each answer's perplexity is computed; an endpoint that gives none is no error.
    */
-  public ChatEndpoint(Settings settings, Map<String, String> environment, boolean logprobs) {
+  public ChatEndpoint(Connection settings, Map<String, String> environment, boolean logprobs) {
     this.logprobs = logprobs;
     if (settings.baseUrl() == null || settings.baseUrl().isBlank()) {
       throw new InputException("no endpoint: give the base URL of an OpenAI-compatible chat endpoint");
@@ -128,7 +128,7 @@ public final class ChatEndpoint {
         .build();
   }
 
-  public Settings settings() {
+  public Connection settings() {
     return settings;
   }
 

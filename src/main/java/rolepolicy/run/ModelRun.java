@@ -67,7 +67,7 @@ public final class ModelRun {
    * @param twoStage ask for a draft, choose the examples again by its skeleton, ask again
    * @param cache the cache folder (embeddings, the cases' skeletons, file digests), or null
    */
-  public record Settings(Path dataset, Path tables, Path bank, Path template, CaseBank.Policy policy, int k,
+  public record Configuration(Path dataset, Path tables, Path bank, Path template, CaseBank.Method policy, int k,
       Path databases, double timeoutSeconds, Path rules, Path out, int parallel, Integer limit, boolean twoStage,
       Path cache) {}
 
@@ -108,7 +108,7 @@ public final class ModelRun {
 
   record Digested(String path, String sha256) {}
 
-  private final Settings settings;
+  private final Configuration settings;
   private final ChatEndpoint endpoint;
   private final PrintWriter progress;
   private final List<JsonNode> records = new ArrayList<>();
@@ -116,7 +116,7 @@ public final class ModelRun {
   private final PromptTemplate template;
 
   /** Reads the split, the schemas and the template; {@code progress} gets what the run does (stderr). */
-  public ModelRun(Settings settings, ChatEndpoint endpoint, PrintWriter progress) {
+  public ModelRun(Configuration settings, ChatEndpoint endpoint, PrintWriter progress) {
     this.settings = settings;
     this.endpoint = endpoint;
     this.progress = progress;
@@ -245,7 +245,7 @@ public final class ModelRun {
     List<String> predictions = finals.stream().map(e -> e.failed() ? "" : e.prediction()).toList();
     long evaluating = System.nanoTime();
     Evaluation.Outcome outcome = Evaluation.score(
-        new Evaluation.Settings(datasetName(), schemas, settings.databases(), settings.timeoutSeconds(),
+        new Evaluation.Inputs(datasetName(), schemas, settings.databases(), settings.timeoutSeconds(),
             RuleBase.load(settings.rules())),
         gold, predictions, settings.out().resolve(PREDICTIONS).toString());
     double evaluationSeconds = (System.nanoTime() - evaluating) / 1e9;
@@ -276,7 +276,7 @@ public final class ModelRun {
           .append(bank.digest(cache)).append('\n')
           .append(Digest.sha256(template.text())).append('\n')
           .append(settings.policy()).append(' ').append(settings.k()).append(' ').append(settings.twoStage()).append('\n');
-      if (settings.databases() != null && settings.policy() == CaseBank.Policy.SKELETON_VOTE) {
+      if (settings.databases() != null && settings.policy() == CaseBank.Method.SKELETON_VOTE) {
         for (String db : new java.util.TreeSet<>(records.stream().map(r -> r.path("db_id").asText()).toList())) {
           Path file = settings.databases().resolve(db).resolve(db + ".sqlite");
           all.append(db).append(' ').append(Files.isRegularFile(file) ? CacheFolder.digest(file, cache) : "none").append('\n');
@@ -485,8 +485,8 @@ public final class ModelRun {
   }
 
   /** The selection by skeleton (a draft's, or the vote's), with the values linked when the databases are given. */
-  private static DraftSelection selection(CaseBank bank, Map<String, Schema> schemas, Settings settings) {
-    boolean needed = settings.twoStage() || settings.policy() == CaseBank.Policy.SKELETON_VOTE;
+  private static DraftSelection selection(CaseBank bank, Map<String, Schema> schemas, Configuration settings) {
+    boolean needed = settings.twoStage() || settings.policy() == CaseBank.Method.SKELETON_VOTE;
     return needed ? new DraftSelection(bank, schemas,
         settings.databases() == null ? null : new rolepolicy.casebank.ValueLinker(settings.databases()), settings.cache()) : null;
   }

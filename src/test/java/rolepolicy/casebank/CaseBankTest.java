@@ -52,7 +52,7 @@ class CaseBankTest {
     // a question not in the bank, on a database of the bank's cases
     String db = "department_management";
     CaseBank.Retrieval r = bank.retrieve("Count the department heads who are older than 56.", db,
-        TestData.schemas().get(db), CaseBank.Policy.TIERED, 3);
+        TestData.schemas().get(db), CaseBank.Method.TIERED, 3);
     assertEquals("specific", r.type(), r.why());
     assertEquals(3, r.hits().size());
     for (CaseBank.Hit h : r.hits()) {
@@ -85,7 +85,7 @@ class CaseBankTest {
     for (int i = 0; i < dev.size(); i += 25) {
       JsonNode q = dev.get(i);
       CaseBank.Retrieval r = bank.retrieve(q.get("question").asText(), q.get("db_id").asText(),
-          TestData.schemas().get(q.get("db_id").asText()), CaseBank.Policy.SKELETON_ONLY, 5);
+          TestData.schemas().get(q.get("db_id").asText()), CaseBank.Method.SKELETON_ONLY, 5);
       assertEquals(5, r.hits().size());
       for (CaseBank.Hit h : r.hits()) {
         assertEquals("skeleton", h.type());
@@ -97,7 +97,7 @@ class CaseBankTest {
     }
     String db = "department_management";
     CaseBank.Retrieval own = bank.retrieve("Count the department heads who are older than 56.", db,
-        TestData.schemas().get(db), CaseBank.Policy.SKELETON_ONLY, 3);
+        TestData.schemas().get(db), CaseBank.Method.SKELETON_ONLY, 3);
     assertTrue(own.hits().stream().allMatch(h -> h.type().equals("skeleton") && h.kase().dbId() == null));
   }
 
@@ -105,7 +105,7 @@ class CaseBankTest {
   void aDevQuestionNeverRetrievesItselfOrAnotherDevQuestion() {
     for (int i = 0; i < dev.size(); i += 10) {
       JsonNode q = dev.get(i);
-      for (CaseBank.Policy policy : CaseBank.Policy.values()) {
+      for (CaseBank.Method policy : CaseBank.Method.values()) {
         CaseBank.Retrieval r = bank.retrieve(q.get("question").asText(), q.get("db_id").asText(),
             TestData.schemas().get(q.get("db_id").asText()), policy, 5);
         for (CaseBank.Hit h : r.hits()) {
@@ -129,7 +129,7 @@ class CaseBankTest {
   void everyRetrievalSaysWhy() {
     JsonNode q = dev.get(0);
     CaseBank.Retrieval r = bank.retrieve(q.get("question").asText(), q.get("db_id").asText(),
-        TestData.schemas().get(q.get("db_id").asText()), CaseBank.Policy.TIERED, 3);
+        TestData.schemas().get(q.get("db_id").asText()), CaseBank.Method.TIERED, 3);
     // dev databases are not train databases: no specific case, then skeletons if they clear 0.30
     assertTrue(r.why().startsWith("no case of " + q.get("db_id").asText()), r.why());
     assertTrue(r.why().contains(String.format(Locale.ROOT, "%.3f", 0.3)), r.why());
@@ -160,7 +160,7 @@ class CaseBankTest {
   void aPromptGivesEachColumnsPolicyTheExamplesAndTheQuestion() throws Exception {
     Path template = Path.of("data/prompts/few-shot.txt");
     PromptWriter writer = new PromptWriter(bank, rolepolicy.llm.PromptTemplate.read(template, PromptWriter.PLACEHOLDERS),
-        CaseBank.Policy.TIERED, 3);
+        CaseBank.Method.TIERED, 3);
     JsonNode q = dev.get(0);
     java.util.Map<String, String> policies = new java.util.LinkedHashMap<>();
     q.get("column_policies").fields().forEachRemaining(e -> policies.put(e.getKey(), e.getValue().asText()));
@@ -187,7 +187,7 @@ class CaseBankTest {
       for (int i = 0; i < dev.size(); i += 7) {
         JsonNode q = dev.get(i);
         CaseBank.Retrieval r = bank.retrieve(q.get("question").asText(), q.get("db_id").asText(),
-            TestData.schemas().get(q.get("db_id").asText()), CaseBank.Policy.TIERED, k);
+            TestData.schemas().get(q.get("db_id").asText()), CaseBank.Method.TIERED, k);
         long refuse = r.hits().stream().filter(h -> h.kase().refuse()).count();
         if (!r.type().equals("none") && !r.why().contains("looks like a REFUSE")) {
           assertTrue(refuse <= Math.floor(k * rate), k + " examples, " + refuse + " REFUSE: " + r.why());
@@ -208,9 +208,9 @@ class CaseBankTest {
       JsonNode q = dev.get(i);
       String db = q.get("db_id").asText();
       CaseBank.Retrieval r = selection.retrieve(q.get("question").asText(), db, TestData.schemas().get(db),
-          CaseBank.Policy.SKELETON_VOTE, 3, null);
+          CaseBank.Method.SKELETON_VOTE, 3, null);
       CaseBank.Retrieval s = again.retrieve(q.get("question").asText(), db, TestData.schemas().get(db),
-          CaseBank.Policy.SKELETON_VOTE, 3, null);
+          CaseBank.Method.SKELETON_VOTE, 3, null);
       assertEquals("skeleton", r.type(), r.why());
       assertEquals(3, r.hits().size(), r.why());
       assertEquals(r.hits().stream().map(h -> h.kase().id()).toList(), s.hits().stream().map(h -> h.kase().id()).toList());
@@ -225,7 +225,7 @@ class CaseBankTest {
     JsonNode q = dev.get(100);
     String db = q.get("db_id").asText();
     DraftSelection first = new DraftSelection(bank, TestData.schemas(), null, cache);
-    CaseBank.Retrieval r = first.retrieve(q.get("question").asText(), db, TestData.schemas().get(db), CaseBank.Policy.SKELETON_VOTE, 3, null);
+    CaseBank.Retrieval r = first.retrieve(q.get("question").asText(), db, TestData.schemas().get(db), CaseBank.Method.SKELETON_VOTE, 3, null);
     int computed = first.computed();
     assertTrue(computed > 0 && computed < CASES, "the candidates' skeletons only: " + computed);
     first.save();
@@ -242,7 +242,7 @@ class CaseBankTest {
     }
 
     DraftSelection next = new DraftSelection(bank, TestData.schemas(), null, cache);
-    CaseBank.Retrieval s = next.retrieve(q.get("question").asText(), db, TestData.schemas().get(db), CaseBank.Policy.SKELETON_VOTE, 3, null);
+    CaseBank.Retrieval s = next.retrieve(q.get("question").asText(), db, TestData.schemas().get(db), CaseBank.Method.SKELETON_VOTE, 3, null);
     assertEquals(0, next.computed(), "every skeleton read from the cache folder");
     assertEquals(r, s);
 
@@ -252,7 +252,7 @@ class CaseBankTest {
     renamed.put("concert_singer", new rolepolicy.spider.Schema("concert_singer",
         concert.tables().stream().map(t -> t.equals("singer") ? "vocalist" : t).toList(), concert.columns()));
     DraftSelection other = new DraftSelection(bank, renamed, null, cache);
-    other.retrieve(q.get("question").asText(), db, TestData.schemas().get(db), CaseBank.Policy.SKELETON_VOTE, 3, null);
+    other.retrieve(q.get("question").asText(), db, TestData.schemas().get(db), CaseBank.Method.SKELETON_VOTE, 3, null);
     assertEquals(computed, other.computed());
   }
 

@@ -50,8 +50,8 @@ class EvaluationCacheTest {
     reference = bytes(Evaluation.score(settings(), records, predictions, "p.txt"), "reference");
   }
 
-  private static Evaluation.Settings settings() {
-    return new Evaluation.Settings(split.toString(), TestData.schemas(), TestData.spiderDir().resolve("database"), 30,
+  private static Evaluation.Inputs settings() {
+    return new Evaluation.Inputs(split.toString(), TestData.schemas(), TestData.spiderDir().resolve("database"), 30,
         TestData.rules());
   }
 

@@ -35,8 +35,8 @@ class EvaluationTest {
         new GoldRecord("t_0003", "concert_singer", false, "SELECT Name FROM singer", "SELECT Name FROM singer", policies));
   }
 
-  private static Evaluation.Settings settings(Path databases) {
-    return new Evaluation.Settings("split.json", TestData.schemas(), databases, 30, TestData.rules());
+  private static Evaluation.Inputs settings(Path databases) {
+    return new Evaluation.Inputs("split.json", TestData.schemas(), databases, 30, TestData.rules());
   }
 
   @Test

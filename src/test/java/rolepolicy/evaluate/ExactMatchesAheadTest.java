@@ -30,8 +30,8 @@ class ExactMatchesAheadTest {
   private static final List<String> PREDICTIONS =
       List.of(" SELECT count(*) FROM singer ", "REFUSE", "SELECT Name FROM singer WHERE 1 = 0", "SELECT nonsense FROM");
 
-  private static Evaluation.Settings settings() {
-    return new Evaluation.Settings("split.json", TestData.schemas(), TestData.spiderDir().resolve("database"), 30, TestData.rules());
+  private static Evaluation.Inputs settings() {
+    return new Evaluation.Inputs("split.json", TestData.schemas(), TestData.spiderDir().resolve("database"), 30, TestData.rules());
   }
 
   @Test

@@ -19,7 +19,7 @@ class ChatEndpointTest {
   @TempDir Path temp;
 
   private static ChatEndpoint endpoint(LocalChatServer server, double timeout, int retries) {
-    return new ChatEndpoint(new ChatEndpoint.Settings(server.baseUrl(), "test-model", "TEST_KEY", timeout, retries),
+    return new ChatEndpoint(new ChatEndpoint.Connection(server.baseUrl(), "test-model", "TEST_KEY", timeout, retries),
         Map.of("TEST_KEY", "sk-local"));
   }
 
@@ -70,7 +70,7 @@ class ChatEndpointTest {
   @Test
   void withoutAKeyNoAuthorizationHeaderIsSent() throws Exception {
     try (LocalChatServer server = new LocalChatServer(r -> Reply.text("YES"))) {
-      ChatEndpoint keyless = new ChatEndpoint(new ChatEndpoint.Settings(server.baseUrl(), "m", "UNSET", 5, 0), Map.of());
+      ChatEndpoint keyless = new ChatEndpoint(new ChatEndpoint.Connection(server.baseUrl(), "m", "UNSET", 5, 0), Map.of());
       assertEquals("YES", keyless.complete("x"));
       assertEquals(null, server.requests().get(0).authorization());
     }
@@ -80,7 +80,7 @@ class ChatEndpointTest {
   void anAnswerCarriesItsTokensLatencyAndRetries() throws Exception {
     java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
     try (LocalChatServer server = new LocalChatServer(r -> calls.getAndIncrement() == 0 ? Reply.error(502) : Reply.text("SELECT 1"))) {
-      ChatEndpoint fast = new ChatEndpoint(new ChatEndpoint.Settings(server.baseUrl(), "m", "K", 5, 2, 0.01), Map.of());
+      ChatEndpoint fast = new ChatEndpoint(new ChatEndpoint.Connection(server.baseUrl(), "m", "K", 5, 2, 0.01), Map.of());
       ChatEndpoint.Completion c = fast.chat(java.util.List.of(new ChatEndpoint.Message("system", "be brief"),
           ChatEndpoint.Message.user("one two three")));
       assertEquals("SELECT 1", c.text());
@@ -97,7 +97,7 @@ class ChatEndpointTest {
     java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
     try (LocalChatServer server = new LocalChatServer(r -> calls.getAndIncrement() == 0 ? Reply.rateLimited("1") : Reply.text("NO"))) {
       // a back-off of 10 ms: only the Retry-After makes the client wait a second
-      ChatEndpoint fast = new ChatEndpoint(new ChatEndpoint.Settings(server.baseUrl(), "m", "K", 5, 1, 0.01), Map.of());
+      ChatEndpoint fast = new ChatEndpoint(new ChatEndpoint.Connection(server.baseUrl(), "m", "K", 5, 1, 0.01), Map.of());
       long start = System.nanoTime();
       assertEquals("NO", fast.complete("x"));
       assertTrue((System.nanoTime() - start) / 1e9 >= 0.95, "waited as Retry-After asked");
@@ -142,7 +142,7 @@ class ChatEndpointTest {
     try (LocalChatServer server = new LocalChatServer(r -> Reply.text("YES"))) {
       url = server.baseUrl();
     }
-    ChatEndpoint closed = new ChatEndpoint(new ChatEndpoint.Settings(url, "m", "UNSET", 2, 0), Map.of());
+    ChatEndpoint closed = new ChatEndpoint(new ChatEndpoint.Connection(url, "m", "UNSET", 2, 0), Map.of());
     EndpointException e = assertThrows(EndpointException.class, () -> closed.complete("x"));
     assertTrue(e.getMessage().startsWith("m at " + url + ": "), e.getMessage());
   }
@@ -165,7 +165,7 @@ class ChatEndpointTest {
   void logProbabilitiesAreAskedForOnlyWhenSetAndGiveThePerplexity() throws Exception {
     java.util.List<Double> logprobs = java.util.List.of(-0.1, -0.2, 0.0, -0.5);
     try (LocalChatServer server = new LocalChatServer(r -> Reply.withLogprobs("SELECT 1", logprobs))) {
-      ChatEndpoint asking = new ChatEndpoint(new ChatEndpoint.Settings(server.baseUrl(), "m", "UNSET", 5, 0), Map.of(), true);
+      ChatEndpoint asking = new ChatEndpoint(new ChatEndpoint.Connection(server.baseUrl(), "m", "UNSET", 5, 0), Map.of(), true);
       ChatEndpoint.Completion c = asking.completion("x");
       assertTrue(server.requests().get(0).body().get("logprobs").asBoolean());
       assertEquals(Math.exp(0.8 / 4), c.perplexity(), 1e-12, "exp(-mean log-probability)");
@@ -178,7 +178,7 @@ class ChatEndpointTest {
   @Test
   void anEndpointThatGivesNoLogProbabilitiesIsNoError() throws Exception {
     try (LocalChatServer server = new LocalChatServer(r -> Reply.text("SELECT 1"))) {
-      ChatEndpoint asking = new ChatEndpoint(new ChatEndpoint.Settings(server.baseUrl(), "m", "UNSET", 5, 0), Map.of(), true);
+      ChatEndpoint asking = new ChatEndpoint(new ChatEndpoint.Connection(server.baseUrl(), "m", "UNSET", 5, 0), Map.of(), true);
       ChatEndpoint.Completion c = asking.completion("x");
       assertEquals("SELECT 1", c.text());
       assertEquals(null, c.perplexity());

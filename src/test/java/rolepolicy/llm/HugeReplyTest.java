@@ -34,7 +34,7 @@ class HugeReplyTest {
       serving.setDaemon(true);
       serving.start();
       String url = "http://127.0.0.1:" + server.getLocalPort() + "/v1";
-      ChatEndpoint endpoint = new ChatEndpoint(new ChatEndpoint.Settings(url, "m", null, 30, 2, 0.01, 1L << 20), Map.of());
+      ChatEndpoint endpoint = new ChatEndpoint(new ChatEndpoint.Connection(url, "m", null, 30, 2, 0.01, 1L << 20), Map.of());
 
       EndpointException e = assertThrows(EndpointException.class, () -> endpoint.complete("x"));
 

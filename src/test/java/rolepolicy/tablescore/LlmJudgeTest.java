@@ -27,7 +27,7 @@ class LlmJudgeTest {
 
   private LlmJudge judge(LocalChatServer server, Path cache) {
     ChatEndpoint endpoint = new ChatEndpoint(
-        new ChatEndpoint.Settings(server.baseUrl(), "judge-model", "NO_SUCH_VARIABLE", 5, 0), Map.of());
+        new ChatEndpoint.Connection(server.baseUrl(), "judge-model", "NO_SUCH_VARIABLE", 5, 0), Map.of());
     PromptTemplate template = PromptTemplate.read(Path.of("data/prompts/cell-judge.txt"), LlmJudge.PLACEHOLDERS);
     return new LlmJudge(endpoint, template, new NormalisingJudge(1e-6), cache);
   }

@@ -15,8 +15,8 @@ import rolepolicy.model.Role;
  * question needs, where it needs them, and the policy ({@code it needs head.age in a WHERE filter,
  * which is Hidden}), from the record's violations of the original SQL.
  */
-final class Refusal {
-  private Refusal() {}
+final class RefusalWords {
+  private RefusalWords() {}
 
   /**
    * The reason, each column named by {@code name} (its key, {@code head.age}, or a placeholder);
