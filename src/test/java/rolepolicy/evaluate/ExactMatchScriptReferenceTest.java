@@ -18,7 +18,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.zip.GZIPInputStream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,8 +28,7 @@ import org.junit.jupiter.api.Test;
  * crosscheck/em-script-reference.py}): {@code true}, {@code false}, or {@code gold-fails} where the
  * script's parser raises on the gold SQL (the script would stop; {@code em_script} is null).
  *
- * <p>Slow (two generations of Spider dev, all of Spider train): off with {@code
- * -DskipSpiderTests=true}, and out of PIT's runs. The test also writes the pairs it checks to
+ * <p>Slow (two generations of Spider dev, all of Spider train): out of PIT's runs. The test also writes the pairs it checks to
  * {@code target/em-script-pairs.jsonl}, the input of {@code em-script-reference.py}.
  */
 class ExactMatchScriptReferenceTest {
@@ -43,7 +41,6 @@ class ExactMatchScriptReferenceTest {
 
   @Test
   void everyVerdictIsTheRealScripts() throws IOException {
-    Assumptions.assumeFalse(Boolean.getBoolean("skipSpiderTests"), "whole-Spider tests skipped");
     List<ScriptCorpus.Pair> pairs = new ArrayList<>(ScriptCorpus.pairs());
     pairs.addAll(ScriptCorpus.devWithShippedOverrides(pairs));
     pairs.addAll(ScriptCorpus.train());

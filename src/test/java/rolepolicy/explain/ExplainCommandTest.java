@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import rolepolicy.Golden;
 import rolepolicy.TestData;
 import rolepolicy.cli.CommandRun;
 
@@ -50,11 +51,7 @@ class ExplainCommandTest {
     CommandRun run = explain(id);
     assertEquals(0, run.code(), run.err());
     Path golden = GOLDEN.resolve(id + ".txt");
-    if (Boolean.getBoolean("golden.update")) {
-      Files.createDirectories(GOLDEN);
-      Files.writeString(golden, run.out());
-    }
-    assertEquals(Files.readString(golden), run.out(), covers);
+    Golden.check(golden, run.out(), covers);
   }
 
   @Test

@@ -1,11 +1,10 @@
 package rolepolicy.generate;
 
+import rolepolicy.Golden;
 import rolepolicy.io.DatasetWriter;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -53,12 +52,7 @@ class GoldenRecordsTest {
     assertEquals(id, record.get("id").asText());
     String actual = DatasetWriter.pretty().writeValueAsString(record) + "\n";
     Path golden = GOLDEN.resolve(variant).resolve(id + ".json");
-    if (Boolean.getBoolean("golden.update")) {
-      Files.createDirectories(golden.getParent());
-      Files.writeString(golden, actual);
-    }
-    assertNotNull(Files.exists(golden) ? golden : null, "missing golden file " + golden);
-    assertEquals(Files.readString(golden), actual, covers);
+    Golden.check(golden, actual, covers);
   }
 
   private static synchronized JsonNode overriddenDev() {

@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.sqlite.SQLiteConfig;
@@ -34,7 +33,6 @@ class SpiderDatasetTest {
   @ParameterizedTest(name = "{0}")
   @CsvSource({"dev, dev.json", "train, train_spider.json"})
   void everyQuestionHasOneRecordInInputOrder(String split, String file) throws Exception {
-    Assumptions.assumeFalse(Boolean.getBoolean("skipSpiderTests"), "whole-Spider tests skipped");
     JsonNode input = DatasetWriter.JSON.readTree(TestData.spiderDir().resolve(file).toFile());
     JsonNode records = SpiderRun.records(split, file);
     assertEquals(input.size(), records.size());
@@ -57,7 +55,6 @@ class SpiderDatasetTest {
   @ParameterizedTest(name = "{0}")
   @CsvSource({"dev, dev.json", "train, train_spider.json"})
   void goldSqlAnalysedFromItsTextHasNoViolation(String split, String file) {
-    Assumptions.assumeFalse(Boolean.getBoolean("skipSpiderTests"), "whole-Spider tests skipped");
     List<String> failures = new ArrayList<>();
     int checked = 0;
     for (JsonNode record : SpiderRun.records(split, file)) {
@@ -76,7 +73,6 @@ class SpiderDatasetTest {
   @ParameterizedTest(name = "{0}")
   @CsvSource({"dev, dev.json", "train, train_spider.json"})
   void negativeViolationsAreTheViolationsOfItsTextAndIncludeTheEdit(String split, String file) {
-    Assumptions.assumeFalse(Boolean.getBoolean("skipSpiderTests"), "whole-Spider tests skipped");
     List<String> failures = new ArrayList<>();
     for (JsonNode record : SpiderRun.records(split, file)) {
       for (JsonNode negative : record.get("negative_examples")) {
@@ -102,7 +98,6 @@ class SpiderDatasetTest {
   @ParameterizedTest(name = "{0}")
   @CsvSource({"dev, dev.json", "train, train_spider.json"})
   void goldAndNegativeSqlExecuteOnTheSpiderDatabases(String split, String file) throws Exception {
-    Assumptions.assumeFalse(Boolean.getBoolean("skipSpiderTests"), "whole-Spider tests skipped");
     Map<String, Connection> connections = new HashMap<>();
     List<String> failures = new ArrayList<>();
     List<String> excused = new ArrayList<>();

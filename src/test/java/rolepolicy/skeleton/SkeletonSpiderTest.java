@@ -2,7 +2,6 @@ package rolepolicy.skeleton;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,7 +24,7 @@ import rolepolicy.spider.SplitReader;
  * Every gold query of Spider's train and dev splits skeletonizes, its skeleton re-parses with
  * JSqlParser, the leak check finds none of its database's names and none of its literals in it
  * (while it finds some in the query itself: the check is not blind), and a second run gives the
- * same skeleton. Slow (the whole of Spider): off with {@code -DskipSpiderTests=true}.
+ * same skeleton. Slow (the whole of Spider).
  */
 class SkeletonSpiderTest {
   /** Split files: id prefix, file name, whether the data must hold it. */
@@ -48,7 +47,6 @@ class SkeletonSpiderTest {
 
   @Test
   void everyGoldQuerySkeletonizesReparsesAndLeaksNothing() throws Exception {
-    assumeTrue(!Boolean.getBoolean("skipSpiderTests"), "skipSpiderTests is set");
     Path dir = TestData.spiderDir();
     Map<String, Schema> schemas = TestData.schemas();
     Map<String, String> problems = new TreeMap<>();
