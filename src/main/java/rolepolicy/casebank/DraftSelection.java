@@ -1,5 +1,6 @@
 package rolepolicy.casebank;
 
+import rolepolicy.ports.QuerySimilarity;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,5 +1,6 @@
 package rolepolicy.casebank;
 
+import rolepolicy.ports.QuerySimilarity;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,5 +1,6 @@
 package rolepolicy.casebank;
 
+import rolepolicy.ports.QuerySimilarity;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

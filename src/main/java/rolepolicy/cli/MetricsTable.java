@@ -7,7 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 import rolepolicy.evaluate.Evaluation.MetricsFile;
-import rolepolicy.evaluate.Hardness;
+import rolepolicy.exactmatch.Hardness;
 import rolepolicy.evaluate.Metrics;
 import rolepolicy.model.Policy;
 import rolepolicy.model.Role;

@@ -13,7 +13,7 @@ import java.util.TreeSet;
 import rolepolicy.compare.Bootstrap.Difference;
 import rolepolicy.compare.Bootstrap.Interval;
 import rolepolicy.evaluate.EvaluationFolder;
-import rolepolicy.evaluate.Hardness;
+import rolepolicy.exactmatch.Hardness;
 import rolepolicy.evaluate.Metrics;
 import rolepolicy.evaluate.QuestionResult;
 import rolepolicy.io.InputException;

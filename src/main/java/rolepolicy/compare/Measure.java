@@ -3,7 +3,7 @@ package rolepolicy.compare;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
-import rolepolicy.evaluate.Hardness;
+import rolepolicy.exactmatch.Hardness;
 import rolepolicy.evaluate.Metrics;
 import rolepolicy.model.Policy;
 import rolepolicy.model.Role;

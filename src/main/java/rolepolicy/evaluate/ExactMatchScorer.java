@@ -1,5 +1,10 @@
 package rolepolicy.evaluate;
 
+import rolepolicy.ports.SpiderScript;
+import rolepolicy.exactmatch.Hardness;
+import rolepolicy.exactmatch.ExactMatch;
+import rolepolicy.exactmatch.SpiderSqlException;
+import rolepolicy.exactmatch.SpiderSql;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -95,7 +100,7 @@ final class ExactMatchScorer {
     });
   }
 
-  /** This project's exact match: the text read by the corrected grammar ({@link SpiderSqlBuilder}). */
+  /** This project's exact match: the text read by the corrected grammar ({@code SpiderSqlBuilder}). */
   private Result ours(GoldRecord gold, String prediction) {
     Parsed goldSql = parse(gold.dbId(), gold.goldSql());
     if (goldSql.sql() == null) {

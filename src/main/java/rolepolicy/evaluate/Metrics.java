@@ -1,5 +1,6 @@
 package rolepolicy.evaluate;
 
+import rolepolicy.exactmatch.Hardness;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;

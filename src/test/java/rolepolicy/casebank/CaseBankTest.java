@@ -1,5 +1,6 @@
 package rolepolicy.casebank;
 
+import rolepolicy.ports.QuerySimilarity;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;

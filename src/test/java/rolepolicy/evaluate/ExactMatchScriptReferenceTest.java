@@ -1,5 +1,6 @@
 package rolepolicy.evaluate;
 
+import rolepolicy.ports.SpiderScript;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -1,5 +1,8 @@
 package rolepolicy.evaluate;
 
+import rolepolicy.exactmatch.ExactMatch;
+import rolepolicy.exactmatch.SpiderSql;
+import rolepolicy.exactmatch.SpiderSqlJson;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -1,5 +1,6 @@
 package rolepolicy.evaluate;
 
+import rolepolicy.exactmatch.Hardness;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 

@@ -1,27 +1,28 @@
-package rolepolicy.evaluate;
+package rolepolicy.exactmatch;
 
+import rolepolicy.exactmatch.SpiderSql;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
-import rolepolicy.evaluate.SpiderSql.ColUnit;
-import rolepolicy.evaluate.SpiderSql.CondUnit;
-import rolepolicy.evaluate.SpiderSql.Condition;
-import rolepolicy.evaluate.SpiderSql.Literal;
-import rolepolicy.evaluate.SpiderSql.OrderBy;
-import rolepolicy.evaluate.SpiderSql.SelectItem;
-import rolepolicy.evaluate.SpiderSql.TableUnit;
-import rolepolicy.evaluate.SpiderSql.ValUnit;
-import rolepolicy.evaluate.SpiderSql.Value;
+import rolepolicy.exactmatch.SpiderSql.ColUnit;
+import rolepolicy.exactmatch.SpiderSql.CondUnit;
+import rolepolicy.exactmatch.SpiderSql.Condition;
+import rolepolicy.exactmatch.SpiderSql.Literal;
+import rolepolicy.exactmatch.SpiderSql.OrderBy;
+import rolepolicy.exactmatch.SpiderSql.SelectItem;
+import rolepolicy.exactmatch.SpiderSql.TableUnit;
+import rolepolicy.exactmatch.SpiderSql.ValUnit;
+import rolepolicy.exactmatch.SpiderSql.Value;
 
 /**
  * Spider's own parsed {@code sql} object (the field of {@code dev.json}, made by {@code
  * process_sql.py}) read into {@link SpiderSql}, to compare with what the builder makes of the
  * query text. String values lose the double quotes Spider keeps around them.
  */
-final class SpiderSqlJson {
+public final class SpiderSqlJson {
   private SpiderSqlJson() {}
 
-  static SpiderSql of(JsonNode sql) {
+  public static SpiderSql of(JsonNode sql) {
     if (sql == null || sql.isNull()) {
       return null;
     }
@@ -95,7 +96,7 @@ final class SpiderSqlJson {
   }
 
   /** The query with every literal replaced by null, at any depth: values aside. */
-  static SpiderSql withoutLiterals(SpiderSql sql) {
+  public static SpiderSql withoutLiterals(SpiderSql sql) {
     if (sql == null) {
       return null;
     }

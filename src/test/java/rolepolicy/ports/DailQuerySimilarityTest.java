@@ -1,5 +1,6 @@
-package rolepolicy.casebank;
+package rolepolicy.ports;
 
+import rolepolicy.ports.QuerySimilarity;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -1,5 +1,7 @@
-package rolepolicy.evaluate;
+package rolepolicy.ports;
 
+import rolepolicy.exactmatch.SpiderSqlJson;
+import rolepolicy.exactmatch.SpiderSql;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;

@@ -1,4 +1,4 @@
-package rolepolicy.evaluate;
+package rolepolicy.ports;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -1,4 +1,4 @@
-package rolepolicy.casebank;
+package rolepolicy.ports;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -28,7 +28,7 @@ public final class QuerySimilarity {
   private QuerySimilarity() {}
 
   /** The names {@link #dailSkeleton} masks, of each schema in the given order: a key of what it depends on. */
-  static String names(java.util.Collection<Schema> schemas) {
+  public static String names(java.util.Collection<Schema> schemas) {
     StringBuilder key = new StringBuilder();
     for (Schema schema : schemas) {
       key.append(schema.dbId()).append('\0').append(String.join("\0", schema.tables())).append('\0');

@@ -1,4 +1,4 @@
-package rolepolicy.evaluate;
+package rolepolicy.exactmatch;
 
 /**
  * SQL text that cannot be put into Spider's structure: it does not parse, goes beyond Spider's

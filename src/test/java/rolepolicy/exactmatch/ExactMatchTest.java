@@ -1,25 +1,25 @@
-package rolepolicy.evaluate;
+package rolepolicy.exactmatch;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static rolepolicy.evaluate.ExactMatch.Component.AND_OR;
-import static rolepolicy.evaluate.ExactMatch.Component.GROUP;
-import static rolepolicy.evaluate.ExactMatch.Component.GROUP_NO_HAVING;
-import static rolepolicy.evaluate.ExactMatch.Component.IUEN;
-import static rolepolicy.evaluate.ExactMatch.Component.KEYWORDS;
-import static rolepolicy.evaluate.ExactMatch.Component.ORDER;
-import static rolepolicy.evaluate.ExactMatch.Component.SELECT;
-import static rolepolicy.evaluate.ExactMatch.Component.SELECT_NO_AGG;
-import static rolepolicy.evaluate.ExactMatch.Component.TABLES;
-import static rolepolicy.evaluate.ExactMatch.Component.WHERE;
-import static rolepolicy.evaluate.ExactMatch.Component.WHERE_NO_OP;
+import static rolepolicy.exactmatch.ExactMatch.Component.AND_OR;
+import static rolepolicy.exactmatch.ExactMatch.Component.GROUP;
+import static rolepolicy.exactmatch.ExactMatch.Component.GROUP_NO_HAVING;
+import static rolepolicy.exactmatch.ExactMatch.Component.IUEN;
+import static rolepolicy.exactmatch.ExactMatch.Component.KEYWORDS;
+import static rolepolicy.exactmatch.ExactMatch.Component.ORDER;
+import static rolepolicy.exactmatch.ExactMatch.Component.SELECT;
+import static rolepolicy.exactmatch.ExactMatch.Component.SELECT_NO_AGG;
+import static rolepolicy.exactmatch.ExactMatch.Component.TABLES;
+import static rolepolicy.exactmatch.ExactMatch.Component.WHERE;
+import static rolepolicy.exactmatch.ExactMatch.Component.WHERE_NO_OP;
 
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import rolepolicy.TestData;
-import rolepolicy.evaluate.ExactMatch.Component;
+import rolepolicy.exactmatch.ExactMatch.Component;
 import rolepolicy.model.SchemaColumn;
 import rolepolicy.spider.Schema;
 

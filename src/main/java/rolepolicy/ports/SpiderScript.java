@@ -1,21 +1,22 @@
-package rolepolicy.evaluate;
+package rolepolicy.ports;
 
+import rolepolicy.exactmatch.SpiderSql;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
-import rolepolicy.evaluate.SpiderSql.ColUnit;
-import rolepolicy.evaluate.SpiderSql.CondUnit;
-import rolepolicy.evaluate.SpiderSql.Condition;
-import rolepolicy.evaluate.SpiderSql.Literal;
-import rolepolicy.evaluate.SpiderSql.Nested;
-import rolepolicy.evaluate.SpiderSql.OrderBy;
-import rolepolicy.evaluate.SpiderSql.SelectItem;
-import rolepolicy.evaluate.SpiderSql.TableUnit;
-import rolepolicy.evaluate.SpiderSql.ValUnit;
-import rolepolicy.evaluate.SpiderSql.Value;
+import rolepolicy.exactmatch.SpiderSql.ColUnit;
+import rolepolicy.exactmatch.SpiderSql.CondUnit;
+import rolepolicy.exactmatch.SpiderSql.Condition;
+import rolepolicy.exactmatch.SpiderSql.Literal;
+import rolepolicy.exactmatch.SpiderSql.Nested;
+import rolepolicy.exactmatch.SpiderSql.OrderBy;
+import rolepolicy.exactmatch.SpiderSql.SelectItem;
+import rolepolicy.exactmatch.SpiderSql.TableUnit;
+import rolepolicy.exactmatch.SpiderSql.ValUnit;
+import rolepolicy.exactmatch.SpiderSql.Value;
 import rolepolicy.model.SchemaColumn;
 import rolepolicy.spider.Schema;
 

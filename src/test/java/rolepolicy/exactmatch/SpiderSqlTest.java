@@ -1,4 +1,4 @@
-package rolepolicy.evaluate;
+package rolepolicy.exactmatch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -9,14 +9,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import rolepolicy.TestData;
-import rolepolicy.evaluate.SpiderSql.ColUnit;
-import rolepolicy.evaluate.SpiderSql.CondUnit;
-import rolepolicy.evaluate.SpiderSql.Condition;
-import rolepolicy.evaluate.SpiderSql.Literal;
-import rolepolicy.evaluate.SpiderSql.OrderBy;
-import rolepolicy.evaluate.SpiderSql.SelectItem;
-import rolepolicy.evaluate.SpiderSql.TableUnit;
-import rolepolicy.evaluate.SpiderSql.ValUnit;
+import rolepolicy.exactmatch.SpiderSql.ColUnit;
+import rolepolicy.exactmatch.SpiderSql.CondUnit;
+import rolepolicy.exactmatch.SpiderSql.Condition;
+import rolepolicy.exactmatch.SpiderSql.Literal;
+import rolepolicy.exactmatch.SpiderSql.OrderBy;
+import rolepolicy.exactmatch.SpiderSql.SelectItem;
+import rolepolicy.exactmatch.SpiderSql.TableUnit;
+import rolepolicy.exactmatch.SpiderSql.ValUnit;
 import rolepolicy.spider.Schema;
 
 /**

@@ -1,4 +1,4 @@
-package rolepolicy.evaluate;
+package rolepolicy.exactmatch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

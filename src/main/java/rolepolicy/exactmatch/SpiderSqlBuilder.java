@@ -1,6 +1,6 @@
-package rolepolicy.evaluate;
+package rolepolicy.exactmatch;
 
-import static rolepolicy.evaluate.SpiderSqlException.beyond;
+import static rolepolicy.exactmatch.SpiderSqlException.beyond;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -56,15 +56,15 @@ import net.sf.jsqlparser.statement.select.Select;
 import net.sf.jsqlparser.statement.select.SetOperation;
 import net.sf.jsqlparser.statement.select.SetOperationList;
 import net.sf.jsqlparser.statement.select.UnionOp;
-import rolepolicy.evaluate.SpiderSql.ColUnit;
-import rolepolicy.evaluate.SpiderSql.CondUnit;
-import rolepolicy.evaluate.SpiderSql.Condition;
-import rolepolicy.evaluate.SpiderSql.Literal;
-import rolepolicy.evaluate.SpiderSql.OrderBy;
-import rolepolicy.evaluate.SpiderSql.SelectItem;
-import rolepolicy.evaluate.SpiderSql.TableUnit;
-import rolepolicy.evaluate.SpiderSql.ValUnit;
-import rolepolicy.evaluate.SpiderSql.Value;
+import rolepolicy.exactmatch.SpiderSql.ColUnit;
+import rolepolicy.exactmatch.SpiderSql.CondUnit;
+import rolepolicy.exactmatch.SpiderSql.Condition;
+import rolepolicy.exactmatch.SpiderSql.Literal;
+import rolepolicy.exactmatch.SpiderSql.OrderBy;
+import rolepolicy.exactmatch.SpiderSql.SelectItem;
+import rolepolicy.exactmatch.SpiderSql.TableUnit;
+import rolepolicy.exactmatch.SpiderSql.ValUnit;
+import rolepolicy.exactmatch.SpiderSql.Value;
 import rolepolicy.model.SchemaColumn;
 import rolepolicy.spider.Schema;
 import rolepolicy.sql.SqlAnalysisException;

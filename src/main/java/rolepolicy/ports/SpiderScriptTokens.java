@@ -1,4 +1,4 @@
-package rolepolicy.evaluate;
+package rolepolicy.ports;
 
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,5 +1,7 @@
-package rolepolicy.evaluate;
+package rolepolicy.exactmatch;
 
+import rolepolicy.exactmatch.SpiderSqlException;
+import rolepolicy.exactmatch.SpiderSqlBuilder;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;

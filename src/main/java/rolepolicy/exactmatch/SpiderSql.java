@@ -1,4 +1,4 @@
-package rolepolicy.evaluate;
+package rolepolicy.exactmatch;
 
 import java.util.List;
 import rolepolicy.spider.Schema;
@@ -118,7 +118,7 @@ public record SpiderSql(
   }
 
   /** This query with one set-operation part set: "intersect", "union" or "except". */
-  SpiderSql withSetOperation(String operation, SpiderSql part) {
+  public SpiderSql withSetOperation(String operation, SpiderSql part) {
     return new SpiderSql(
         distinct, select, tables, joinConditions, where, groupBy, having, orderBy, limit,
         operation.equals("intersect") ? part : intersect,

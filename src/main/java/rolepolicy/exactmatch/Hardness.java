@@ -1,12 +1,12 @@
-package rolepolicy.evaluate;
+package rolepolicy.exactmatch;
 
 import java.util.List;
 import java.util.Locale;
-import rolepolicy.evaluate.SpiderSql.ColUnit;
-import rolepolicy.evaluate.SpiderSql.CondUnit;
-import rolepolicy.evaluate.SpiderSql.Condition;
-import rolepolicy.evaluate.SpiderSql.SelectItem;
-import rolepolicy.evaluate.SpiderSql.ValUnit;
+import rolepolicy.exactmatch.SpiderSql.ColUnit;
+import rolepolicy.exactmatch.SpiderSql.CondUnit;
+import rolepolicy.exactmatch.SpiderSql.Condition;
+import rolepolicy.exactmatch.SpiderSql.SelectItem;
+import rolepolicy.exactmatch.SpiderSql.ValUnit;
 
 /**
  * Spider's hardness levels ({@code evaluation.py}, {@code eval_hardness}), from three counts of a
