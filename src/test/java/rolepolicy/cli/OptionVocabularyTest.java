@@ -22,7 +22,7 @@ import picocli.CommandLine.Model.OptionSpec;
 /**
  * One option vocabulary across the commands: an option name that several commands have means the
  * same thing, with the same parameter and the same default, and comes from the same mixin; the
- * README's table says so. A new command that gives a known name another default fails here.
+ * table of docs/options.md says so. A new command that gives a known name another default fails here.
  */
 class OptionVocabularyTest {
   /** Default of an option whose default depends on the command (an output folder, a seed). */
@@ -164,11 +164,11 @@ class OptionVocabularyTest {
   }
 
   @Test
-  void theReadmeTableListsEachSharedNameWithItsDefaultAndCommands() throws IOException {
+  void theOptionsTableListsEachSharedNameWithItsDefaultAndCommands() throws IOException {
     Map<String, String[]> rows = new LinkedHashMap<>();
-    List<String> readme = Files.readAllLines(Path.of("README.md"));
-    int start = readme.indexOf("## Options: one vocabulary");
-    assertTrue(start >= 0, "README.md has no section '## Options: one vocabulary'");
+    List<String> readme = Files.readAllLines(Path.of("docs/options.md"));
+    int start = readme.indexOf("# Options: one vocabulary");
+    assertTrue(start >= 0, "docs/options.md has no title '# Options: one vocabulary'");
     for (String line : readme.subList(start + 1, readme.size())) {
       if (line.startsWith("## ")) {
         break;
@@ -187,23 +187,23 @@ class OptionVocabularyTest {
       }
       String[] row = rows.get(name);
       if (row == null || row.length < 5) {
-        wrong.add(name + ": no row in README.md's option table");
+        wrong.add(name + ": no row in docs/options.md's option table");
         return;
       }
       String shown = term.label().isEmpty() ? "off" : term.defaultValue() == null ? "none" : term.defaultValue();
       String cell = row[3].replaceAll("`", "");
       if (!cell.equals(shown) && !cell.startsWith(shown + " (")) {
-        wrong.add(name + ": README's default is " + row[3] + ", not " + shown);
+        wrong.add(name + ": docs/options.md's default is " + row[3] + ", not " + shown);
       }
       Set<String> listed = Arrays.stream(row[4].split("[^a-z-]+")).filter(commandNames::contains)
           .collect(Collectors.toCollection(TreeSet::new));
       Set<String> actual = declared.stream().map(Declared::command).collect(Collectors.toCollection(TreeSet::new));
       if (!listed.equals(actual)) {
-        wrong.add(name + ": README lists " + listed + ", the commands are " + actual);
+        wrong.add(name + ": docs/options.md lists " + listed + ", the commands are " + actual);
       }
       for (Map.Entry<String, String> exception : term.exceptions().entrySet()) {
         if (!row[4].contains(exception.getKey() + " (") || !row[4].contains(exception.getValue())) {
-          wrong.add(name + ": README does not show " + exception.getKey() + "'s default " + exception.getValue());
+          wrong.add(name + ": docs/options.md does not show " + exception.getKey() + "'s default " + exception.getValue());
         }
       }
     });

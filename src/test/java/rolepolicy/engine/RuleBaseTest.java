@@ -30,7 +30,7 @@ class RuleBaseTest {
     Path rules = copyOfRules();
     Files.writeString(rules.resolve("notes.txt"), "not a rule file");
     Files.writeString(rules.resolve("policy.drl.bak"), "not a rule file either");
-    assertEquals(List.of("clarify.drl", "negatives.drl", "overrides.drl", "permissions.drl", "policy.drl", "rewrites.drl"),
+    assertEquals(List.of("clarify.drl", "negatives.drl", "overrides.drl", "permissions.drl", "policy.drl", "review.drl", "rewrites.drl"),
         RuleBase.ruleFiles(rules).stream().map(p -> p.getFileName().toString()).toList());
     InputException none = assertThrows(InputException.class, () -> RuleBase.ruleFiles(Files.createDirectories(dir.resolve("empty"))));
     assertEquals(dir.resolve("empty") + ": no .drl rule files", none.getMessage());
