@@ -10,7 +10,6 @@ import rolepolicy.spider.AstEdits;
 import rolepolicy.spider.AstWalker;
 import rolepolicy.sql.SqlAnalysis;
 import rolepolicy.sql.SqlAnalysisException;
-import rolepolicy.sql.SqlEdits;
 import rolepolicy.sql.TextRef;
 import rolepolicy.sql.TextTable;
 
@@ -85,16 +84,10 @@ public final class AstQuery implements QuerySource {
     ColumnRef ref = step.ref();
     try {
       TextRef target = analysis.refs().get(ref.position());
-      JsonNode editedAst;
-      String edited;
-      if (step.replacement() != null) {
-        editedAst = AstEdits.replaceColumn(ast, ref.path(), step.replacement().index());
-        edited = SqlEdits.replaceColumn(sql, target, step.replacement().name());
-      } else {
-        editedAst = AstEdits.wrapItem(ast, ref.itemPath(), step.wrap());
-        edited = SqlEdits.wrapItem(sql, target, step.wrap().name());
-      }
-      return checked(editedAst, edited);
+      JsonNode editedAst = step.replacement() != null
+          ? AstEdits.replaceColumn(ast, ref.path(), step.replacement().index())
+          : AstEdits.wrapItem(ast, ref.itemPath(), step.wrap());
+      return checked(editedAst, TextEdits.rewrite(sql, target, step));
     } catch (IllegalArgumentException | SqlAnalysisException e) {
       throw new EditFailed(e.getMessage());
     }
@@ -107,8 +100,6 @@ public final class AstQuery implements QuerySource {
     }
     try {
       JsonNode editedAst;
-      String edited;
-      String described;
       if (edit.appendColumn() != null) {
         TextTable table = analysis.fromTables().get(edit.fromTable().position());
         if (!table.table().equalsIgnoreCase(edit.fromTable().table())) {
@@ -116,17 +107,11 @@ public final class AstQuery implements QuerySource {
               "FROM table " + edit.fromTable().position() + " is " + table.table() + " in the text");
         }
         editedAst = AstEdits.appendColumn(ast, edit.appendColumn().index());
-        edited = SqlEdits.appendSelectItem(sql, analysis, table, edit.appendColumn().name());
-        described = "append " + edit.appendColumn().key() + " to the SELECT list";
       } else {
-        int item = edit.dropAggregateOf().index();
-        TextRef target =
-            analysis.refs().stream().filter(r -> r.selectItem() == item).findFirst().orElseThrow();
         editedAst = AstEdits.dropAggregate(ast, edit.dropAggregateOf().path());
-        edited = SqlEdits.unwrapAggregate(sql, target);
-        described = "drop the aggregate of SELECT item " + item + " (" + target.column() + ")";
       }
-      return new Edited(checked(editedAst, edited), described);
+      TextEdits.Negative edited = TextEdits.negative(sql, analysis, edit);
+      return new Edited(checked(editedAst, edited.sql()), edited.described());
     } catch (IllegalArgumentException | SqlAnalysisException e) {
       throw new EditFailed(e.getMessage());
     }

@@ -10,9 +10,7 @@ import rolepolicy.model.RewriteStep;
 import rolepolicy.model.Role;
 import rolepolicy.sql.SqlAnalysis;
 import rolepolicy.sql.SqlAnalysisException;
-import rolepolicy.sql.SqlEdits;
 import rolepolicy.sql.TextRef;
-import rolepolicy.sql.TextTable;
 
 /**
  * A query known by its SQL text alone: the facts come from the text analyser, and every edit is
@@ -73,12 +71,10 @@ public final class TextQuery implements QuerySource {
     try {
       TextRef target = analysis.refs().get(ref.position());
       List<ColumnRef> expected = new ArrayList<>(analysis.columnRefs());
-      String edited;
+      String edited = TextEdits.rewrite(sql, target, step);
       if (step.replacement() != null) {
-        edited = SqlEdits.replaceColumn(sql, target, step.replacement().name());
         expected.set(ref.position(), with(ref, step.replacement().key(), ref.role(), ref.aggregate()));
       } else {
-        edited = SqlEdits.wrapItem(sql, target, step.wrap().name());
         for (int i = 0; i < expected.size(); i++) {
           if (target.itemSpan().equals(analysis.refs().get(i).itemSpan())) {
             ColumnRef r = expected.get(i);
@@ -99,44 +95,23 @@ public final class TextQuery implements QuerySource {
       return null;
     }
     List<ColumnRef> before = analysis.columnRefs();
-    String edited;
-    String described;
-    ColumnRef introduced;
+    TextEdits.Negative edited;
     try {
-      if (edit.appendColumn() != null) {
-        TextTable table = analysis.fromTables().get(edit.fromTable().position());
-        edited = SqlEdits.appendSelectItem(sql, analysis, table, edit.appendColumn().name());
-        described = "append " + edit.appendColumn().key() + " to the SELECT list";
-        introduced =
-            new ColumnRef(-1, edit.appendColumn().key(), Role.SelectExpr, Aggregate.NONE,
-                analysis.selectItems().size(), null, null);
-      } else {
-        int item = edit.dropAggregateOf().index();
-        int position = firstOfItem(item);
-        TextRef target = analysis.refs().get(position);
-        edited = SqlEdits.unwrapAggregate(sql, target);
-        described = "drop the aggregate of SELECT item " + item + " (" + target.column() + ")";
-        introduced = null;
-        ColumnRef r = before.get(position);
-        before.set(position, with(r, r.column(), Role.SelectExpr, Aggregate.NONE));
-      }
+      edited = TextEdits.negative(sql, analysis, edit);
     } catch (IllegalArgumentException | SqlAnalysisException e) {
       throw new EditFailed(e.getMessage());
     }
-    SqlAnalysis after =
-        introduced == null
-            ? texts.analyseExpecting(edited, before, "the edit should give")
-            : texts.analyseExpectingOneMore(edited, before, introduced);
-    return new Edited(new TextQuery(texts, edited, after, after.facts()), described);
-  }
-
-  private int firstOfItem(int item) {
-    for (int i = 0; i < analysis.refs().size(); i++) {
-      if (analysis.refs().get(i).selectItem() == item) {
-        return i;
-      }
+    SqlAnalysis after;
+    if (edited.unwrapped() >= 0) {
+      ColumnRef r = before.get(edited.unwrapped());
+      before.set(edited.unwrapped(), with(r, r.column(), Role.SelectExpr, Aggregate.NONE));
+      after = texts.analyseExpecting(edited.sql(), before, "the edit should give");
+    } else {
+      ColumnRef introduced = new ColumnRef(-1, edit.appendColumn().key(), Role.SelectExpr, Aggregate.NONE,
+          analysis.selectItems().size(), null, null);
+      after = texts.analyseExpectingOneMore(edited.sql(), before, introduced);
     }
-    throw new IllegalArgumentException("SELECT item " + item + " has no column reference");
+    return new Edited(new TextQuery(texts, edited.sql(), after, after.facts()), edited.described());
   }
 
   private static ColumnRef with(ColumnRef ref, String column, Role role, Aggregate aggregate) {
