@@ -5,6 +5,7 @@ import java.util.List;
 import rolepolicy.engine.QuestionEngine.Round;
 import rolepolicy.model.NegativeEdit;
 import rolepolicy.model.Policy;
+import rolepolicy.model.Refusal;
 import rolepolicy.model.RewriteStep;
 import rolepolicy.model.Role;
 import rolepolicy.model.UnverifiedEdit;
@@ -83,6 +84,11 @@ public final class PolicyLoop {
         failed.add(new UnverifiedEdit(step, e.getMessage()));
         round = engine.decide(query.facts(), policies, steps.size(), false, failed, audit,
             "step " + (steps.size() + 1) + " not made");
+        if (!(round.decision() instanceof Refusal)) {
+          throw new IllegalStateException("the rules did not refuse a rewrite step whose edit could not be made ("
+              + step.rule() + ": " + e.getMessage() + "); they concluded " + round.decision()
+              + ": a rule on UnverifiedEdit must refuse (rewrites.drl's \"Refuse a rewrite whose SQL text cannot be verified\")");
+        }
         break;
       }
       query = next;

@@ -37,7 +37,10 @@ public interface QuerySource {
     return null;
   }
 
-  /** The references of the SQL text analysed on its own; null when it cannot be analysed. */
+  /**
+   * The references of the SQL text analysed on its own, null when it cannot be analysed; asked only
+   * when {@link #textProblem} is not null. The facts' own where they come from the text.
+   */
   default List<ColumnRef> textRefs() {
     return facts().refs();
   }

@@ -15,7 +15,6 @@ import rolepolicy.model.QueryFacts;
 import rolepolicy.model.QueryViolation;
 import rolepolicy.model.RewriteRound;
 import rolepolicy.model.Violation;
-import rolepolicy.model.QueryFacts;
 
 /** Runs the permission, rewrite and negative rules over one query's facts. */
 public final class QuestionEngine {
@@ -33,17 +32,17 @@ public final class QuestionEngine {
    * searchNegative} the negative rules choose an edit too.
    */
   public Round decide(
-      QueryFacts walk,
+      QueryFacts query,
       DatabasePolicies policies,
       int step,
       boolean searchNegative,
       List<Object> extra,
       Audit audit,
       String stage) {
-    List<Object> facts = queryFacts(walk.refs(), walk.tables(), policies);
-    facts.add(walk.shape());
-    facts.addAll(walk.fromTables());
-    facts.addAll(walk.selectItems());
+    List<Object> facts = queryFacts(query.refs(), query.tables(), policies);
+    facts.add(query.shape());
+    facts.addAll(query.fromTables());
+    facts.addAll(query.selectItems());
     facts.add(new RewriteRound(step));
     if (searchNegative) {
       facts.add(new NegativeSearch());
@@ -71,7 +70,7 @@ public final class QuestionEngine {
    * Runs the rules over a query's facts with the given column policies and extra facts (a {@code
    * ClarificationRequest}), at a rewrite step; returns every fact after firing.
    */
-  public List<Object> fireText(
+  public List<Object> fireRound(
       QueryFacts query,
       List<PolicedColumn> columns,
       int step,

@@ -47,6 +47,11 @@ public final class TextQuery implements QuerySource {
     return analysis;
   }
 
+  /** Why the text cannot be analysed (the analyser's message), or null when it can. */
+  public String analysisProblem() {
+    return analysis == null ? facts.problems().get(0).substring(UNANALYSABLE.length()) : null;
+  }
+
   @Override
   public QueryFacts facts() {
     return facts;
@@ -55,11 +60,6 @@ public final class TextQuery implements QuerySource {
   @Override
   public String sql() {
     return sql;
-  }
-
-  @Override
-  public List<ColumnRef> textRefs() {
-    return analysis == null ? null : facts.refs();
   }
 
   @Override

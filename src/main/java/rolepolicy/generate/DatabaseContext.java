@@ -14,7 +14,6 @@ import rolepolicy.spider.Schema;
 
 /** Everything built once per database: walker, SQL text analyser and the policy map of the output. */
 final class DatabaseContext {
-  final Schema schema;
   final DatabasePolicies policies;
   final AstWalker walker;
   final TextAnalyser texts;
@@ -30,7 +29,6 @@ final class DatabaseContext {
   private final RecentValues<String, Recent> recentOutcomes = new RecentValues<>(RECENT_OUTCOMES);
 
   DatabaseContext(Schema schema, DatabasePolicies policies) {
-    this.schema = schema;
     this.policies = policies;
     this.walker = new AstWalker(schema);
     this.texts = new TextAnalyser(schema);

@@ -90,7 +90,7 @@ public final class PolicyClarifier {
     }
     SqlAnalysis analysis = query.analysis();
     if (analysis == null) {
-      return unanalysable(query.facts().problems().get(0).substring(TextQuery.UNANALYSABLE.length()));
+      return unanalysable(query.analysisProblem());
     }
     Audit audit = new Audit();
     List<Object> facts = fire(gold, query, stepsTaken, List.of(), audit);
@@ -119,7 +119,7 @@ public final class PolicyClarifier {
   private List<Object> fire(GoldRecord gold, TextQuery query, int stepsTaken, List<CheckedEdit> checked, Audit audit) {
     List<Object> extra = new ArrayList<>(List.of(new ClarificationRequest()));
     extra.addAll(checked);
-    return engine.fireText(
+    return engine.fireRound(
         query.facts(),
         QuestionScorer.policed(gold, schemas.get(gold.dbId()), query.facts().refs()),
         stepsTaken,

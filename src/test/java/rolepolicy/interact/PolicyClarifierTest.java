@@ -53,6 +53,16 @@ class PolicyClarifierTest {
   }
 
   @Test
+  void r2IsOfferedInALaterBranchOfASetOperation() {
+    // the branch's items have no top-level SELECT item number: the edit is checked by its text span
+    String sql = "SELECT name, country FROM singer UNION SELECT age, country FROM singer";
+    PolicyClarifier.Check check = CLARIFIER.check(gold(sql), sql, 0);
+    ClarificationOption r2 = check.options().stream().filter(o -> o.code().equals("R2")).findFirst()
+        .orElseThrow(() -> new AssertionError("R2 not offered: " + check.edits()));
+    assertEquals("SELECT name, country FROM singer UNION SELECT AVG(age), country FROM singer", r2.edit().sql());
+  }
+
+  @Test
   void anEditWhoseTextDoesNotAnalyseAsExpectedIsRefused() {
     String sql = "SELECT song_name FROM singer";
     PolicyClarifier.Check check = CLARIFIER.check(gold(sql), sql, 0);

@@ -81,7 +81,7 @@ class ClarifyRulesTest {
     var query = c.analysis().facts();
     Schema schema = TestData.schemas().get("concert_singer");
     GoldRecord gold = new GoldRecord("t", "concert_singer", false, "SELECT 1", sql, policies(schema));
-    List<Object> facts = TestData.engine().fireText(query,
+    List<Object> facts = TestData.engine().fireRound(query,
         rolepolicy.evaluate.QuestionScorer.policed(gold, schema, query.refs()), 0, List.of(), null, "t");
     assertTrue(facts.stream().noneMatch(f -> f instanceof ClarificationQuestion || f instanceof ClarificationOption
             || f instanceof rolepolicy.model.ProposedEdit),
@@ -291,7 +291,7 @@ class ClarifyRulesTest {
   void silentWithoutARequest() {
     var refs = List.of(new rolepolicy.model.ColumnRef(0, "singer.name", rolepolicy.model.Role.SelectExpr, rolepolicy.model.Aggregate.NONE, 0, null, null));
     var columns = TestData.autoPolicies().get("concert_singer").policed(List.of("singer"));
-    List<Object> facts = TestData.engine().fireText(
+    List<Object> facts = TestData.engine().fireRound(
         new rolepolicy.model.QueryFacts(refs, new QueryShape(false, false, false), List.of(), List.of(), List.of(), List.of()),
         columns, 0, List.of(), null, "t");
     assertTrue(facts.stream().noneMatch(f -> f instanceof ClarificationQuestion || f instanceof ClarificationOption), facts.toString());

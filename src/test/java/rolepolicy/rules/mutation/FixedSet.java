@@ -102,7 +102,7 @@ final class FixedSet {
         if (check.analysis() != null) {
           // without a ClarificationRequest (as in generation) no clarification rule may fire
           var query = check.analysis().facts();
-          long stray = engine.fireText(query,
+          long stray = engine.fireRound(query,
                   QuestionScorer.policed(q.policy().record(), TestData.schemas().get(q.dbId()), query.refs()), step, List.of(), null, "silent")
               .stream().filter(f -> f instanceof ClarificationQuestion || f instanceof ClarificationOption
                   || f instanceof rolepolicy.model.ProposedEdit).count();
