@@ -45,6 +45,14 @@ class ArchitectureTest {
   }
 
   @Test
+  void onlyTheSqlLayerParsesSql() {
+    noClasses().that().resideOutsideOfPackage("rolepolicy.sql..")
+        .should().dependOnClassesThat().resideInAPackage("net.sf.jsqlparser.parser..")
+        .because("SQL text is parsed in one place, rolepolicy.sql (SqlAnalyzer.parseSelect, parseSelectFastFirst)")
+        .check(MAIN);
+  }
+
+  @Test
   void noPackageDependsOnItsLevelOrAbove() {
     for (int level = 0; level < LEVELS.size(); level++) {
       for (String own : LEVELS.get(level)) {

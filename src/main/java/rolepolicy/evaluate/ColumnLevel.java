@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import net.sf.jsqlparser.expression.Expression;
-import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.Statement;
@@ -132,12 +131,9 @@ final class ColumnLevel {
   static Set<Integer> keyColumns(String goldSql, Schema schema) {
     Statement statement;
     try {
-      // the fast parser builds JSqlParser's tree for the SQL it knows (50 times faster); JSqlParser reads the rest
-      statement = SqlAnalyzer.parseFast(goldSql);
-      if (statement == null) {
-        statement = CCJSqlParserUtil.parse(goldSql);
-      }
-    } catch (Exception | StackOverflowError e) {
+      // the one SQL parser, its fast path first (50 times faster on the SQL it knows)
+      statement = SqlAnalyzer.parseSelectFastFirst(goldSql);
+    } catch (RuntimeException | StackOverflowError e) {
       return Set.of();
     }
     return statement instanceof PlainSelect select ? keyColumns(select, schema) : Set.of();

@@ -10,15 +10,16 @@ import net.sf.jsqlparser.JSQLParserException;
 import net.sf.jsqlparser.expression.Alias;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.Function;
-import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.schema.Table;
-import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.select.FromItem;
 import net.sf.jsqlparser.statement.select.Join;
 import net.sf.jsqlparser.statement.select.PlainSelect;
+import net.sf.jsqlparser.statement.select.Select;
 import net.sf.jsqlparser.statement.select.SelectItem;
 import net.sf.jsqlparser.util.TablesNamesFinder;
+import rolepolicy.sql.SqlAnalysisException;
+import rolepolicy.sql.SqlAnalyzer;
 import rolepolicy.sql.Identifiers;
 
 /**
@@ -166,12 +167,13 @@ public final class UdaQuery {
     return new UdaQuery(sql, select.toString(), columns, tables, aggregation);
   }
 
+  /** The query, parsed by the one SQL parser ({@link SqlAnalyzer#parseSelect}). */
   private static PlainSelect parse(String sql) throws Unscorable {
-    Statement statement;
+    Select statement;
     try {
-      statement = CCJSqlParserUtil.parse(sql);
-    } catch (JSQLParserException e) {
-      String message = e.getCause() != null ? e.getCause().getMessage() : e.getMessage();
+      statement = SqlAnalyzer.parseSelect(sql);
+    } catch (SqlAnalysisException e) {
+      String message = e.getMessage();
       throw new Unscorable("SQL does not parse: " + (message == null ? "" : message.lines().findFirst().orElse("")));
     }
     if (!(statement instanceof PlainSelect select)) {
