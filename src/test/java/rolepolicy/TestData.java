@@ -26,6 +26,19 @@ public final class TestData {
     return Path.of("rules");
   }
 
+  /** The rule files of the default profile. */
+  public static rolepolicy.engine.RuleSet ruleSet() {
+    return rolepolicy.engine.RuleSet.of(rulesDir());
+  }
+
+  /** A rule file of the default profile, by file name. */
+  public static Path ruleFile(String name) {
+    return ruleSet().files().stream()
+        .filter(f -> f.getFileName().toString().equals(name))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no rule file " + name));
+  }
+
   /** The Spider folder; a missing one fails the test rather than skipping it. */
   public static Path spiderDir() {
     Path dir = Path.of(System.getProperty("spider.dir", "../shared/spider"));
@@ -56,15 +69,28 @@ public final class TestData {
 
   /** Rules that stand in for the project's, for the rule-mutation check; null: the project's. */
   private static volatile KieBase substitute;
+  /** The profile whose rules {@link #substitute} stands in for. */
+  private static volatile String substituteProfile = rolepolicy.engine.RuleSet.DEFAULT_PROFILE;
 
+  private static final Map<String, KieBase> PROFILE_RULES = new java.util.HashMap<>();
+
+  /** The rules of the default profile. */
   public static synchronized KieBase rules() {
-    if (substitute != null) {
+    return rules(rolepolicy.engine.RuleSet.DEFAULT_PROFILE);
+  }
+
+  /** The rules of a profile of {@link #rulesDir()}. */
+  public static synchronized KieBase rules(String profile) {
+    if (substitute != null && profile.equals(substituteProfile)) {
       return substitute;
     }
-    if (rules == null) {
-      rules = RuleBase.load(rulesDir());
+    if (profile.equals(rolepolicy.engine.RuleSet.DEFAULT_PROFILE)) {
+      if (rules == null) {
+        rules = RuleBase.load(ruleSet());
+      }
+      return rules;
     }
-    return rules;
+    return PROFILE_RULES.computeIfAbsent(profile, p -> RuleBase.load(new rolepolicy.engine.RuleSet(rulesDir(), p)));
   }
 
   private static QuestionEngine engine;
@@ -92,6 +118,12 @@ public final class TestData {
 
   /** Makes {@link #rules()} answer {@code variant} until it is called with null. */
   public static void substituteRules(KieBase variant) {
+    substituteRules(rolepolicy.engine.RuleSet.DEFAULT_PROFILE, variant);
+  }
+
+  /** Makes {@link #rules(String)} of {@code profile} answer {@code variant} until called with null. */
+  public static synchronized void substituteRules(String profile, KieBase variant) {
+    substituteProfile = profile;
     substitute = variant;
   }
 

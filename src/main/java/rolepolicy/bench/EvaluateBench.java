@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import rolepolicy.engine.RuleSet;
 import rolepolicy.io.DatasetWriter;
 import rolepolicy.io.OwnedFolder;
 import rolepolicy.io.RunTemp;
@@ -32,7 +33,7 @@ public final class EvaluateBench {
    * What to time. {@code predictions} null: made from the split ({@link #predictions}). {@code spiderScript}
    * null: Spider's evaluation.py is not run; else its folder, run through {@code scriptLauncher}.
    */
-  public record Plan(Path dataset, Path tables, Path databases, Path rules, Path predictions, Path launcher,
+  public record Plan(Path dataset, Path tables, Path databases, RuleSet rules, Path predictions, Path launcher,
       Path floorScript, Path before, int runs, Path work, Path spiderScript, Path scriptLauncher) {}
 
   /**
@@ -155,7 +156,7 @@ public final class EvaluateBench {
     String launcher = settings.launcher().toAbsolutePath().toString();
     List<String> evaluate = List.of(launcher, "evaluate", "--dataset", split.toString(), "--pred", pred.toString(),
         "--tables", settings.tables().toAbsolutePath().toString(), "--db", settings.databases().toAbsolutePath().toString(),
-        "--rules", settings.rules().toAbsolutePath().toString());
+        "--rules", settings.rules().folder().toAbsolutePath().toString(), "--profile", settings.rules().profile());
     List<String> floor = List.of("python3", settings.floorScript().toAbsolutePath().toString(), split.toString(), pred.toString(),
         settings.databases().toAbsolutePath().toString());
     Path warmCache = dir.resolve("cache-warm");

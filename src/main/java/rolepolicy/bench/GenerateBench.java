@@ -30,6 +30,7 @@ import rolepolicy.engine.DatabasePolicies;
 import rolepolicy.engine.PolicyAssigner;
 import rolepolicy.engine.QuestionEngine;
 import rolepolicy.engine.RuleBase;
+import rolepolicy.engine.RuleSet;
 import rolepolicy.generate.DatasetGenerator;
 import rolepolicy.io.RunTemp;
 import rolepolicy.model.PolicyOverride;
@@ -58,7 +59,7 @@ public final class GenerateBench {
   private static final String C1 = "-XX:TieredStopAtLevel=1";
 
   /** What to time: the options of {@code bench} (docs/benchmark.md). */
-  public record Plan(Path spider, List<String> splits, Path rules, Path overridesFile, List<PolicyOverride> overrides,
+  public record Plan(Path spider, List<String> splits, RuleSet rules, Path overridesFile, List<PolicyOverride> overrides,
       String overridesSource, Path jar, int runs, int c1Runs, int launcherRuns, int mavenRuns, int warmup, int scale,
       String scaleHeap, Integer threads, Path baselineJar, Path work, String measuredMain) {}
 
@@ -70,7 +71,7 @@ public final class GenerateBench {
 
   private final Path spider;
   private final List<String> splits;
-  private final Path rules;
+  private final RuleSet rules;
   private final Path overridesFile;
   private final List<PolicyOverride> overrides;
   private final String overridesSource;

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import rolepolicy.casebank.CaseBank;
 import rolepolicy.engine.RuleBase;
+import rolepolicy.engine.RuleSet;
 import rolepolicy.evaluate.Evaluation;
 import rolepolicy.evaluate.Evaluator;
 import rolepolicy.evaluate.GoldRecord;
@@ -35,7 +36,7 @@ import rolepolicy.spider.SchemaReader;
 public final class RunOverhead {
   /** What to time. */
   public record Plan(Path dataset, Path tables, Path bank, Path template, CaseBank.Method policy, int k, Path databases,
-      Path rules, int parallel, int repeats, Integer limit) {}
+      RuleSet rules, int parallel, int repeats, Integer limit) {}
 
   /**
    * The medians, in seconds: the run and its phases (asking: the questions' prompts and requests;

@@ -83,7 +83,7 @@ public final class BenchCommand implements Callable<Integer> {
         throw new ParameterException(spec.commandLine(), "bench times train and dev only, not '" + split + "'");
       }
     }
-    return new GenerateBench(new GenerateBench.Plan(spider, splits, policy.rules, policy.overridesFile(),
+    return new GenerateBench(new GenerateBench.Plan(spider, splits, policy.ruleSet(), policy.overridesFile(),
         policy.readOverrides(), policy.overridesSource(), jar, runs, c1Runs, launcherRuns, mavenRuns, warmup, scale,
         scaleHeap, threads != null ? threads : GenerateCommand.defaultThreads(), baselineJar, work,
         MeasuredRun.class.getName())).run(spec.commandLine().getOut()) ? 0 : Main.BAD_INPUT;

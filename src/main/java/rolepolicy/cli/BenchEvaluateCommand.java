@@ -54,7 +54,7 @@ public final class BenchEvaluateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    return new EvaluateBench(new EvaluateBench.Plan(data.dataset, schemaFile.tables, databases, ruleFiles.rules, predictions, launcher,
+    return new EvaluateBench(new EvaluateBench.Plan(data.dataset, schemaFile.tables, databases, ruleFiles.ruleSet(), predictions, launcher,
         Path.of("bin", "exec-floor.py"), before, runs, work, spiderScript, Path.of("bin", "spider-script.py"))).run(spec.commandLine().getOut());
   }
 }

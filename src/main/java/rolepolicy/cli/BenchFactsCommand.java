@@ -71,7 +71,7 @@ public final class BenchFactsCommand implements Callable<Integer> {
             new Workload("Spider train+dev, AST facts", spiderFiles, spider.resolve("tables.json"), Facts.AUTO),
             new Workload("Spider train+dev, text facts", spiderFiles, spider.resolve("tables.json"), Facts.TEXT),
             new Workload("BIRD dev, text facts", List.of(bird.resolve("dev.json")), bird.resolve("dev_tables.json"), Facts.TEXT));
-    KieBase ruleBase = RuleBase.load(ruleFiles.rules);
+    KieBase ruleBase = RuleBase.load(ruleFiles.ruleSet());
     QuestionEngine engine = new QuestionEngine(ruleBase);
     int workers = threads != null ? threads : GenerateCommand.defaultThreads();
     Path dir = RunTemp.systemFolder("rolepolicy-bench-facts");

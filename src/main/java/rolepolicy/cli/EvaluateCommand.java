@@ -72,7 +72,7 @@ public final class EvaluateCommand implements Callable<Integer> {
     Phases.mark("JVM start, picocli");
     Path cacheFolder = caching.folder();
     // the rules are compiled (or read from the cache) while the inputs are read
-    CompletableFuture<KieBase> base = CompletableFuture.supplyAsync(() -> RuleBase.load(ruleFiles.rules, cacheFolder));
+    CompletableFuture<KieBase> base = CompletableFuture.supplyAsync(() -> RuleBase.load(ruleFiles.ruleSet(), cacheFolder));
     if (databases.dir != null) {
       // SQLite's native library (extracted and loaded: 0.1-0.2 s) while the inputs are read
       CompletableFuture.runAsync(SqliteRunner::loadDriver);
@@ -80,7 +80,7 @@ public final class EvaluateCommand implements Callable<Integer> {
     List<GoldRecord> records = Evaluator.readDataset(data.dataset);
     // the cache's keys (digests of the input files) while the predictions and schemas are read
     CompletableFuture<EvaluationCache> keyed = CompletableFuture.supplyAsync(() ->
-        cacheFolder == null ? null : new EvaluationCache(cacheFolder, data.dataset, schemaFile.tables, ruleFiles.rules, databases.dir, query.timeout, records));
+        cacheFolder == null ? null : new EvaluationCache(cacheFolder, data.dataset, schemaFile.tables, ruleFiles.ruleSet(), databases.dir, query.timeout, records));
     List<String> predicted = PredictionReader.read(predictions, records);
     Phases.mark("dataset and predictions read");
     var schemas = SchemaReader.read(schemaFile.tables);

@@ -40,7 +40,7 @@ public final class ExplainCommand implements Callable<Integer> {
     PrintWriter stdout = spec.commandLine().getOut();
     Explanation explanation =
         Explainer.explain(
-            id, spiderFolder.spider, RuleBase.load(policy.rules), policy.readOverrides(), policy.overridesSource());
+            id, spiderFolder.spider, RuleBase.load(policy.ruleSet()), policy.readOverrides(), policy.overridesSource());
     if (json) {
       stdout.print(DatasetWriter.pretty().writeValueAsString(explanation) + "\n");
     } else {

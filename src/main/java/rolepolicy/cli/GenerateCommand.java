@@ -86,7 +86,7 @@ public final class GenerateCommand implements Callable<Integer> {
   @Option(
       names = "--out",
       paramLabel = "DIR",
-      description = "Output folder (default: ${DEFAULT-VALUE}).",
+      description = "Output folder (default: ${DEFAULT-VALUE}; data/NAME with --profile NAME).",
       defaultValue = "data")
   Path out;
 
@@ -125,6 +125,10 @@ public final class GenerateCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter stdout = spec.commandLine().getOut();
+    if (!spec.commandLine().getParseResult().hasMatchedOption("--out")
+        && !policy.profile.equals(rolepolicy.engine.RuleSet.DEFAULT_PROFILE)) {
+      out = Path.of("data", policy.profile); // one dataset per profile
+    }
     if (compareWith != null && !Files.isDirectory(compareWith)) {
       throw new InputException(compareWith + ": folder not found (--compare-with needs an earlier generate --out folder)");
     }
@@ -144,7 +148,7 @@ public final class GenerateCommand implements Callable<Integer> {
     String overridesSource = spiderOverrides ? policy.overridesSource() : "no overrides";
 
     long start = System.nanoTime();
-    KieBase ruleBase = RuleBase.load(policy.rules);
+    KieBase ruleBase = RuleBase.load(policy.ruleSet());
     double ruleSeconds = (System.nanoTime() - start) / 1e9;
     Map<String, DatabasePolicies> policies =
         new PolicyAssigner(ruleBase)
@@ -179,7 +183,7 @@ public final class GenerateCommand implements Callable<Integer> {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    stdout.printf(Locale.ROOT, "rules: %d files compiled in %.2f s%n", RuleBase.ruleFiles(policy.rules).size(), ruleSeconds);
+    stdout.printf(Locale.ROOT, "rules: %d files compiled in %.2f s%n", RuleBase.ruleFiles(policy.ruleSet()).size(), ruleSeconds);
     summaries.forEach(s -> stdout.println(s.line()));
     PrintWriter stderr = spec.commandLine().getErr();
     for (SplitSummary summary : summaries) {

@@ -236,7 +236,7 @@ public final class InteractCommand implements Callable<Integer> {
       llm.model = "stand-in (" + standIn + ")";
     }
     ChatEndpoint endpoint = llm.given() ? llm.endpoint(System.getenv(), source.model && !noLogprobs) : null;
-    QuestionEngine engine = policy || source.model ? new QuestionEngine(RuleBase.load(ruleFiles.rules)) : null;
+    QuestionEngine engine = policy || source.model ? new QuestionEngine(RuleBase.load(ruleFiles.ruleSet())) : null;
     ModelUser modelUser = endpoint == null ? null : new ModelUser(endpoint, prompts.resolve("interact-answer.txt"));
     PrintWriter w = spec.commandLine().getOut();
     Embedder embedder = source.model && (policy && fromRun == null || shots > 0) ? new Embedder() : null;
@@ -264,7 +264,7 @@ public final class InteractCommand implements Callable<Integer> {
       String sourceName = standInModel == null ? sqlSource.describe() : sqlSource.describe().replace(" at " + llm.url, "");
       String settings = String.join(" | ", data.dataset.toString(), "db " + databases.dir, sourceName, mode.name(),
           "rounds " + rounds, earlyStop ? "early stop" : "no early stop",
-          "rules " + ruleFiles.rules + " (" + Digest.rules(ruleFiles.rules).substring(0, 12) + ")", "tables " + schemaFile.tables,
+          "rules " + ruleFiles.rules + " (" + Digest.rules(ruleFiles.ruleSet()).substring(0, 12) + ")", "tables " + schemaFile.tables,
           "prompts " + prompts + " (templates " + Digest.templates(prompts).substring(0, 12) + ")",
           String.format(Locale.ROOT, "timeout %s s", query.timeout));
       InteractRun run = new InteractRun(loop, replay, out, settings, workers.parallel);

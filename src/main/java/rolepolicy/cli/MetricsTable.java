@@ -30,6 +30,9 @@ final class MetricsTable {
     row(rows, metrics, "  compliant", m -> pct(m.compliance().compliantRate()));
     row(rows, metrics, "  not analysable", m -> String.valueOf(m.compliance().unanalysable()));
     for (Role role : Role.values()) {
+      if (metrics.values().stream().allMatch(m -> m.compliance().violatingByRole().get(role) == null)) {
+        continue; // a clause no profile here judged
+      }
       row(rows, metrics, "  violating in " + role, m -> pct(m.compliance().violatingByRole().get(role)));
     }
     for (Policy policy : Policy.values()) {

@@ -96,7 +96,7 @@ public final class ReviewCommand implements Callable<Integer> {
     List<PolicyOverride> overrideList = overridesGiven ? policy.readOverrides() : List.of();
     String overridesSource = overridesGiven ? policy.overridesSource() : "no overrides";
     Path overridesFile = overridesGiven ? policy.overridesFile() : null;
-    KieBase rules = RuleBase.load(policy.rules);
+    KieBase rules = RuleBase.load(policy.ruleSet());
     Map<String, DatabasePolicies> policies =
         new PolicyAssigner(rules).assign(schemas, overrideList, overridesSource);
     review = new PolicyReview(rules);

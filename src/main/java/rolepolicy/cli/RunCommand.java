@@ -79,7 +79,7 @@ public final class RunCommand implements Callable<Integer> {
     Path folder = out != null ? out : Path.of("runs", name != null ? name : defaultName());
     ChatEndpoint endpoint = llm.endpoint(System.getenv());
     ModelRun run = new ModelRun(new ModelRun.Configuration(data.dataset, schemaFile.tables, caseBank.bank, promptTemplate.template, chosen,
-        fewShot.examples, databases.dir, query.timeout, ruleFiles.rules, folder, workers.parallel, limit, twoStage,
+        fewShot.examples, databases.dir, query.timeout, ruleFiles.ruleSet(), folder, workers.parallel, limit, twoStage,
         caching.folder()), endpoint, spec.commandLine().getErr());
     PrintWriter w = spec.commandLine().getOut();
     if (dryRun) {

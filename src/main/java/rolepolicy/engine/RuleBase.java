@@ -32,8 +32,8 @@ public final class RuleBase {
 
   private static final AtomicLong BUILDS = new AtomicLong();
 
-  /** The folder each loaded rule base was read from, to name a rule's file in messages. */
-  private static final Map<KieBase, Path> FOLDERS = Collections.synchronizedMap(new WeakHashMap<>());
+  /** The files each loaded rule base was read from, by file name, to name a rule's file in messages. */
+  private static final Map<KieBase, Map<String, Path>> FILES = Collections.synchronizedMap(new WeakHashMap<>());
 
   /** The class loader the rules are compiled against: {@link RememberedMisses} over this class's own. */
   private static final ClassLoader CLASSES = new RememberedMisses(RuleBase.class.getClassLoader());
@@ -70,21 +70,9 @@ public final class RuleBase {
     }
   }
 
-  /** The rule files of a folder, sorted by name so that builds are repeatable. */
-  public static List<Path> ruleFiles(Path rulesDir) {
-    if (!Files.isDirectory(rulesDir)) {
-      throw new InputException(rulesDir + ": rules folder not found");
-    }
-    try (Stream<Path> files = Files.list(rulesDir)) {
-      List<Path> drl =
-          files.filter(f -> f.getFileName().toString().endsWith(".drl")).sorted().toList();
-      if (drl.isEmpty()) {
-        throw new InputException(rulesDir + ": no .drl rule files");
-      }
-      return drl;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+  /** The rule files of a rule set, sorted by name so that builds are repeatable. */
+  public static List<Path> ruleFiles(RuleSet rules) {
+    return rules.files();
   }
 
   /**
@@ -92,14 +80,16 @@ public final class RuleBase {
    * CacheFolder}) when these files were compiled before by this build, else compiled (a broken file
    * is a {@link RuleFileException} naming file and line) and then cached.
    */
-  public static KieBase load(Path rulesDir) {
-    return load(rulesDir, CacheFolder.folder());
+  public static KieBase load(RuleSet rules) {
+    return load(rules, CacheFolder.folder());
   }
 
   /** {@link #load(Path)} with the cache in {@code cache}; null: no cache. */
-  public static KieBase load(Path rulesDir, Path cache) {
+  public static KieBase load(RuleSet rules, Path cache) {
     Map<String, String> texts = new LinkedHashMap<>();
-    for (Path file : ruleFiles(rulesDir)) {
+    Map<String, Path> paths = new LinkedHashMap<>();
+    for (Path file : ruleFiles(rules)) {
+      paths.put(file.getFileName().toString(), file);
       try {
         texts.put(file.getFileName().toString(), Files.readString(file));
       } catch (IOException e) {
@@ -108,15 +98,15 @@ public final class RuleBase {
     }
     String key = cache == null ? null : RuleCache.key(texts);
     KieBase cached = key == null ? null : RuleCache.read(cache, key);
-    KieBase base = cached != null ? cached : build(rulesDir, texts);
+    KieBase base = cached != null ? cached : build(paths, texts);
     if (key != null && cached == null) {
       RuleCache.write(cache, key, base);
     }
-    FOLDERS.put(base, rulesDir);
+    FILES.put(base, paths);
     return base;
   }
 
-  private static KieBase build(Path rulesDir, Map<String, String> texts) {
+  private static KieBase build(Map<String, Path> paths, Map<String, String> texts) {
     KieServices kie = KieServices.Factory.get();
     KieFileSystem files = kie.newKieFileSystem();
     texts.forEach((name, text) -> files.write(RESOURCE_DIR + name, text));
@@ -130,7 +120,7 @@ public final class RuleBase {
             .toList();
     if (!errors.isEmpty()) {
       throw new RuleFileException(
-          errors.stream().map(m -> describe(m, rulesDir)).collect(Collectors.joining("\n")));
+          errors.stream().map(m -> describe(m, paths)).collect(Collectors.joining("\n")));
     }
     try {
       return kie.newKieContainer(id, CLASSES).getKieBase();
@@ -160,8 +150,9 @@ public final class RuleBase {
   /** A rule of {@code base} for messages: its file (in the folder it was loaded from) and its name. */
   static String describe(KieBase base, org.kie.api.definition.rule.Rule rule) {
     String file = fileOf(rule);
-    Path folder = FOLDERS.get(base);
-    return (folder == null ? file : folder.resolve(file).toString()) + ": rule \"" + rule.getName() + "\"";
+    Map<String, Path> files = FILES.get(base);
+    Path path = files == null ? null : files.get(file);
+    return (path == null ? file : path.toString()) + ": rule \"" + rule.getName() + "\"";
   }
 
   private static String fileOf(org.kie.api.definition.rule.Rule rule) {
@@ -178,10 +169,10 @@ public final class RuleBase {
     }
   }
 
-  private static String describe(Message message, Path rulesDir) {
+  private static String describe(Message message, Map<String, Path> paths) {
     String path = message.getPath();
-    String file =
-        path == null ? rulesDir.toString() : rulesDir.resolve(Path.of(path).getFileName()).toString();
+    Path named = path == null ? null : paths.get(Path.of(path).getFileName().toString());
+    String file = named != null ? named.toString() : path != null ? path : String.join(", ", paths.keySet());
     String line = message.getLine() > 0 ? ":" + message.getLine() : "";
     return file + line + ": " + message.getText().strip();
   }

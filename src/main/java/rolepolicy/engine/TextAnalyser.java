@@ -42,10 +42,18 @@ public final class TextAnalyser {
       throws EditFailed {
     SqlAnalysis analysis = analyseOrFail(sql);
     List<ColumnRef> found = analysis.columnRefs();
+    List<ColumnRef> foundJudged = judgedInSpec(found);
+    List<ColumnRef> expectedJudged = judgedInSpec(expected);
+    if (!sameReferences(foundJudged, expectedJudged)) {
+      throw new EditFailed(
+          "SQL text gives references " + signatures(foundJudged) + " but " + source + " "
+              + signatures(expectedJudged) + ": " + sql);
+    }
     if (!sameReferences(found, expected)) {
       throw new EditFailed(
-          "SQL text gives references " + signatures(found) + " but " + source + " "
-              + signatures(expected) + ": " + sql);
+          "SQL text gives GROUP BY, HAVING and ORDER BY references "
+              + signatures(unjudgedInSpec(found)) + " but " + source + " "
+              + signatures(unjudgedInSpec(expected)) + ": " + sql);
     }
     return analysis;
   }
@@ -67,9 +75,15 @@ public final class TextAnalyser {
         }
       }
     }
+    if (!sameReferences(unjudgedInSpec(found), unjudgedInSpec(expected))) {
+      throw new EditFailed(
+          "SQL text gives GROUP BY, HAVING and ORDER BY references "
+              + signatures(unjudgedInSpec(found)) + " but the edit should keep "
+              + signatures(unjudgedInSpec(expected)) + ": " + sql);
+    }
     throw new EditFailed(
-        "SQL text gives references " + signatures(found) + " but the edit should add "
-            + signatures(List.of(added)) + " to " + signatures(expected) + ": " + sql);
+        "SQL text gives references " + signatures(judgedInSpec(found)) + " but the edit should add "
+            + signatures(List.of(added)) + " to " + signatures(judgedInSpec(expected)) + ": " + sql);
   }
 
   private SqlAnalysis analyseOrFail(String sql) throws EditFailed {
@@ -96,6 +110,16 @@ public final class TextAnalyser {
       }
     }
     return true;
+  }
+
+  /** The references of the roles SPEC §4 judges. */
+  private static List<ColumnRef> judgedInSpec(List<ColumnRef> refs) {
+    return refs.stream().filter(r -> !r.role().unjudgedInSpec()).toList();
+  }
+
+  /** The references in GROUP BY, HAVING and ORDER BY. */
+  private static List<ColumnRef> unjudgedInSpec(List<ColumnRef> refs) {
+    return refs.stream().filter(r -> r.role().unjudgedInSpec()).toList();
   }
 
   private static List<String> signatures(List<ColumnRef> refs) {

@@ -50,7 +50,7 @@ public final class EvaluationCache {
    * A cache in {@code folder} for a split ({@code dataset}, its {@code tables}, the {@code rules}
    * folder, the {@code databases} folder or null, the time limit).
    */
-  public EvaluationCache(Path folder, Path dataset, Path tables, Path rules, Path databases, double timeoutSeconds,
+  public EvaluationCache(Path folder, Path dataset, Path tables, rolepolicy.engine.RuleSet rules, Path databases, double timeoutSeconds,
       List<GoldRecord> records) {
     this.folder = folder;
     this.databases = databases;

@@ -198,6 +198,13 @@ public record Metrics(
       r.violations().stream().map(f -> Policy.valueOf(f.policy())).distinct()
           .forEach(policy -> violatingByPolicy.merge(policy, 1, Integer::sum));
     }
+    // the roles of clauses SPEC §4 leaves unjudged are shown only where a profile judged them
+    for (Role role : Role.values()) {
+      if (role.unjudgedInSpec() && byRole.get(role) == 0) {
+        byRole.remove(role);
+        violatingByRole.remove(role);
+      }
+    }
     return new Compliance(answered, unanalysable, compliant, ratio(compliant, answered),
         rates(violatingByRole, answered), rates(violatingByPolicy, answered), byRole, byPolicy);
   }

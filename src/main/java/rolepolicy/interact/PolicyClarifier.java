@@ -218,6 +218,9 @@ public final class PolicyClarifier {
     java.util.Set<String> words = new java.util.LinkedHashSet<>();
     try {
       for (ColumnRef r : analyser(gold.dbId()).analyse(gold.goldSql()).columnRefs()) {
+        if (r.role().unjudgedInSpec()) {
+          continue; // GROUP BY, HAVING, ORDER BY: the user speaks of SPEC §4's uses
+        }
         words.add(r.column() + " (" + r.role().purpose(r.aggregate()) + ")");
       }
     } catch (SqlAnalysisException | StackOverflowError e) {

@@ -8,7 +8,11 @@ public enum Role {
   SelectExpr("selects", "selected", "in the SELECT list", "selected"),
   AggArg("aggregates", null, null, "aggregated"),
   JoinCond("joins on", "to join", "in a JOIN condition", "in a join condition"),
-  WherePred("filters on", "to filter, group or order", "in a WHERE filter", "in a WHERE condition");
+  WherePred("filters on", "to filter, group or order", "in a WHERE filter", "in a WHERE condition"),
+  // The clauses SPEC §4 leaves unjudged; a profile's rules may judge them.
+  GroupKey("groups by", "to group", "in GROUP BY", "a GROUP BY key"),
+  HavingPred("filters groups on", "to filter groups", "in a HAVING condition", "in a HAVING condition"),
+  OrderKey("orders by", "to order", "in ORDER BY", "an ORDER BY key");
 
   private final String verb;
   private final String purpose;
@@ -43,6 +47,15 @@ public enum Role {
   /** How a violating reference uses its column: "selected", "aggregated (agg 3)" (Spider's id). */
   public String kind(int aggregateId) {
     return this == AggArg ? kind + " (agg " + aggregateId + ")" : kind;
+  }
+
+  /**
+   * Whether the role is that of a reference in GROUP BY, HAVING or ORDER BY (outside a nested
+   * query), which SPEC §4 leaves unjudged. These references follow SPEC §4's in walk order; under an
+   * aggregate they keep this role and carry the aggregate.
+   */
+  public boolean unjudgedInSpec() {
+    return this == GroupKey || this == HavingPred || this == OrderKey;
   }
 
   /** The role of an output string, or null for another string. */

@@ -9,6 +9,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
 import rolepolicy.engine.RuleBase;
+import rolepolicy.engine.RuleSet;
 import rolepolicy.io.InputException;
 
 /** SHA-256 digests: of a request's content (the answer cache's key), of a template, of the rule files, of a prompts folder. */
@@ -28,9 +29,9 @@ public final class Digest {
   }
 
   /** The rule files' names and contents, in name order. */
-  public static String rules(Path rulesDir) {
+  public static String rules(RuleSet rules) {
     StringBuilder all = new StringBuilder();
-    List<Path> files = RuleBase.ruleFiles(rulesDir).stream().sorted().toList();
+    List<Path> files = RuleBase.ruleFiles(rules);
     for (Path file : files) {
       try {
         all.append(file.getFileName()).append('\0').append(Files.readString(file, StandardCharsets.UTF_8)).append('\0');

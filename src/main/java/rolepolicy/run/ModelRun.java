@@ -25,6 +25,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import rolepolicy.engine.RuleSet;
 import rolepolicy.io.Version;
 import rolepolicy.cache.CacheFolder;
 import rolepolicy.casebank.CaseBank;
@@ -68,7 +69,7 @@ public final class ModelRun {
    * @param cache the cache folder (embeddings, the cases' skeletons, file digests), or null
    */
   public record Configuration(Path dataset, Path tables, Path bank, Path template, CaseBank.Method policy, int k,
-      Path databases, double timeoutSeconds, Path rules, Path out, int parallel, Integer limit, boolean twoStage,
+      Path databases, double timeoutSeconds, RuleSet rules, Path out, int parallel, Integer limit, boolean twoStage,
       Path cache) {}
 
   /** One question's prompt at one stage, as {@code prompts.jsonl} holds it; {@code key} names its answer. */
@@ -481,7 +482,7 @@ public final class ModelRun {
         settings.databases() == null ? null : settings.databases().toString(),
         new BankFile(settings.bank().toString(), meta.source(), meta.cases(), meta.model(), meta.thresholds()),
         new Digested(settings.template().toString(), Digest.sha256(templateText)),
-        new Digested(settings.rules().toString(), Digest.rules(settings.rules())), promptInputs, runSettings, answers);
+        new Digested(settings.rules().folder().toString(), Digest.rules(settings.rules())), promptInputs, runSettings, answers);
   }
 
   /** The selection by skeleton (a draft's, or the vote's), with the values linked when the databases are given. */

@@ -38,8 +38,12 @@ public final class AstWalker {
         walk.problems.add(e.getMessage());
       }
     }
+    List<ColumnRef> refs = new ArrayList<>(walk.refs);
+    for (ColumnRef r : walk.clauseRefs) {
+      refs.add(new ColumnRef(refs.size(), r.column(), r.role(), r.aggregate(), -1, r.path(), null));
+    }
     return new QueryFacts(
-        List.copyOf(walk.refs),
+        List.copyOf(refs),
         new QueryShape(walk.selectStar, !walk.problems.isEmpty(), walk.setOperation),
         List.copyOf(walk.problems),
         List.copyOf(walk.fromTables),
@@ -55,6 +59,8 @@ public final class AstWalker {
 
   private final class Walk {
     final List<ColumnRef> refs = new ArrayList<>();
+    /** References in GROUP BY, HAVING and ORDER BY, which follow SPEC §4's; positions set at the end. */
+    final List<ColumnRef> clauseRefs = new ArrayList<>();
     final List<String> problems = new ArrayList<>();
     final List<FromTable> fromTables = new ArrayList<>();
     final List<SelectItem> selectItems = new ArrayList<>();
@@ -67,10 +73,12 @@ public final class AstWalker {
       object(sql, path);
       select(field(sql, "select", path), path + "/select", predicateRole, topLevel);
       JsonNode from = object(field(sql, "from", path), path + "/from");
-      conditions(field(from, "conds", path + "/from"), path + "/from/conds", Role.JoinCond, true);
+      conditions(field(from, "conds", path + "/from"), path + "/from/conds", Role.JoinCond, Role.JoinCond);
       tableUnits(field(from, "table_units", path + "/from"), path + "/from/table_units", topLevel);
-      conditions(field(sql, "where", path), path + "/where", Role.WherePred, true);
-      conditions(field(sql, "having", path), path + "/having", Role.WherePred, false);
+      conditions(field(sql, "where", path), path + "/where", Role.WherePred, Role.WherePred);
+      groupBy(sql.get("groupBy"), path + "/groupBy");
+      conditions(field(sql, "having", path), path + "/having", Role.WherePred, Role.HavingPred);
+      orderBy(sql.get("orderBy"), path + "/orderBy");
       for (String op : SET_OPERATIONS) {
         JsonNode part = sql.get(op);
         if (part != null && !part.isNull()) {
@@ -119,8 +127,11 @@ public final class AstWalker {
       }
     }
 
-    /** Walks a condition list; columns count only when judged (not in HAVING). */
-    void conditions(JsonNode conds, String path, Role role, boolean judged) {
+    /**
+     * Walks a condition list: its columns take {@code columnRole}; a nested query operand is walked
+     * with the predicate role {@code role}.
+     */
+    void conditions(JsonNode conds, String path, Role role, Role columnRole) {
       array(conds, path);
       for (int k = 0; k < conds.size(); k++) {
         JsonNode cond = conds.get(k);
@@ -129,15 +140,7 @@ public final class AstWalker {
         }
         String condPath = path + "/" + k;
         array(cond, condPath);
-        if (judged) {
-          JsonNode valUnit = array(element(cond, 2, condPath), condPath + "/2");
-          for (int c = 1; c <= 2; c++) {
-            JsonNode colUnit = valUnit.get(c);
-            if (colUnit != null && !colUnit.isNull()) {
-              columnOperand(colUnit, condPath + "/2/" + c, role);
-            }
-          }
-        }
+        valUnit(element(cond, 2, condPath), condPath + "/2", columnRole);
         for (int v = 3; v <= 4; v++) {
           JsonNode value = cond.get(v);
           String valuePath = condPath + "/" + v;
@@ -145,10 +148,43 @@ public final class AstWalker {
             continue;
           } else if (value.isObject()) {
             query(value, valuePath, role, false);
-          } else if (value.isArray() && judged) {
-            columnOperand(value, valuePath, role);
+          } else if (value.isArray()) {
+            columnOperand(value, valuePath, columnRole);
           }
         }
+      }
+    }
+
+    /** The columns of a {@code val_unit}, in the role given. */
+    void valUnit(JsonNode valUnit, String path, Role role) {
+      array(valUnit, path);
+      for (int c = 1; c <= 2; c++) {
+        JsonNode colUnit = valUnit.get(c);
+        if (colUnit != null && !colUnit.isNull()) {
+          columnOperand(colUnit, path + "/" + c, role);
+        }
+      }
+    }
+
+    /** {@code groupBy}: a list of {@code col_unit}s, GROUP BY keys. */
+    void groupBy(JsonNode groupBy, String path) {
+      if (groupBy == null || groupBy.isNull()) {
+        return;
+      }
+      array(groupBy, path);
+      for (int k = 0; k < groupBy.size(); k++) {
+        columnOperand(groupBy.get(k), path + "/" + k, Role.GroupKey);
+      }
+    }
+
+    /** {@code orderBy}: empty, or {@code [direction, [val_unit, ...]]}, ORDER BY keys. */
+    void orderBy(JsonNode orderBy, String path) {
+      if (orderBy == null || orderBy.isNull() || (orderBy.isArray() && orderBy.isEmpty())) {
+        return;
+      }
+      JsonNode units = array(element(array(orderBy, path), 1, path), path + "/1");
+      for (int k = 0; k < units.size(); k++) {
+        valUnit(units.get(k), path + "/1/" + k, Role.OrderKey);
       }
     }
 
@@ -160,7 +196,9 @@ public final class AstWalker {
         return; // COUNT(*) and the like: always allowed
       }
       String key = columnKey(columnId, path);
-      if (key != null) {
+      if (key != null && role.unjudgedInSpec()) {
+        clauseRefs.add(new ColumnRef(-1, key, role, agg, -1, path, null));
+      } else if (key != null) {
         refs.add(new ColumnRef(refs.size(), key, role, agg, -1, path, null));
       }
     }

@@ -31,6 +31,10 @@ final class QueryWalker {
   private final Schema schema;
   private final TextPositions positions;
   final List<TextRef> refs = new ArrayList<>();
+  /** References in GROUP BY, HAVING and ORDER BY (outside nested queries); they follow {@link #refs}. */
+  final List<TextRef> clauseRefs = new ArrayList<>();
+  /** The scope of each plain query: a set operation's ORDER BY reads its last part's. */
+  private final java.util.Map<PlainSelect, QueryScope> scopes = new java.util.IdentityHashMap<>();
   final List<TextTable> fromTables = new ArrayList<>();
   /** The top-level SELECT items, as the negative rules see them. */
   final List<rolepolicy.model.SelectItem> selectItems = new ArrayList<>();
@@ -58,14 +62,14 @@ final class QueryWalker {
     CommonTables visible = commonTables(select, outer, tables);
     if (select instanceof ParenthesedSelect parenthesed) {
       query(parenthesed.getSelect(), predicateRole, topLevel, outer, visible);
-      unjudgedTail(select, outer, visible);
+      unjudgedTail(select, outer, lastScope(select), visible);
     } else if (select instanceof SetOperationList setOperations) {
       setOperation |= topLevel;
       List<Select> parts = setOperations.getSelects();
       for (int k = 0; k < parts.size(); k++) {
         query(parts.get(k), predicateRole, topLevel && k == 0, outer, visible);
       }
-      unjudgedTail(select, outer, visible);
+      unjudgedTail(select, outer, lastScope(select), visible);
     } else if (select instanceof PlainSelect plain) {
       plainSelect(plain, predicateRole, topLevel, outer, visible);
     } else {
@@ -99,6 +103,7 @@ final class QueryWalker {
       QueryScope outer,
       CommonTables tables) {
     QueryScope scope = QueryScope.of(select, schema, outer, tables, positions);
+    scopes.put(select, scope);
     scope.entries().stream()
         .filter(e -> !e.derived())
         .forEach(e -> this.tables.add(e.schemaTable()));
@@ -112,7 +117,7 @@ final class QueryWalker {
     for (QueryScope.JoinStep step : scope.joinSteps()) {
       Join join = step.join();
       for (Expression on : join.getOnExpressions()) {
-        condition(on, Role.JoinCond, true, scope);
+        condition(on, Role.JoinCond, Role.JoinCond, scope);
       }
       if (join.getUsingColumns() != null) {
         for (Column column : join.getUsingColumns()) {
@@ -130,28 +135,52 @@ final class QueryWalker {
       }
     }
     scope.aliasesVisible(true);
-    condition(select.getWhere(), Role.WherePred, true, scope);
+    condition(select.getWhere(), Role.WherePred, Role.WherePred, scope);
     scope.aliasesVisible(false);
     if (select.getGroupBy() != null && select.getGroupBy().getGroupByExpressionList() != null) {
       for (Object expression : select.getGroupBy().getGroupByExpressionList()) {
-        condition((Expression) expression, Role.WherePred, false, scope);
+        condition((Expression) expression, Role.WherePred, Role.GroupKey, scope);
       }
     }
-    condition(select.getHaving(), Role.WherePred, false, scope);
+    condition(select.getHaving(), Role.WherePred, Role.HavingPred, scope);
     if (select.getWindowDefinitions() != null) {
       select.getWindowDefinitions().forEach(ExpressionOperands::rejectNestedQueries);
     }
-    unjudgedTail(select, scope, tables);
+    unjudgedTail(select, scope, scope, tables);
+  }
+
+  /** The scope of a query's last plain part, where Spider's parser reads a set operation's ORDER BY. */
+  private QueryScope lastScope(Select select) {
+    if (select instanceof PlainSelect plain) {
+      return scopes.get(plain);
+    } else if (select instanceof SetOperationList setOperations) {
+      return lastScope(setOperations.getSelects().get(setOperations.getSelects().size() - 1));
+    } else if (select instanceof ParenthesedSelect parenthesed) {
+      return lastScope(parenthesed.getSelect());
+    }
+    return null;
   }
 
   /**
-   * The nested queries of ORDER BY, LIMIT and OFFSET, which feed no result column: walked as
-   * condition operands with role WherePred, like those of HAVING; their own columns are not judged.
+   * ORDER BY, LIMIT and OFFSET, which feed no result column: their nested queries are walked as
+   * condition operands with role WherePred, like those of HAVING; the columns of ORDER BY are
+   * OrderKey references, resolved in {@code orderScope} with result aliases visible.
    */
-  private void unjudgedTail(Select select, QueryScope scope, CommonTables tables) {
+  private void unjudgedTail(Select select, QueryScope scope, QueryScope orderScope, CommonTables tables) {
     List<Expression> tail = new ArrayList<>();
     if (select.getOrderByElements() != null) {
       select.getOrderByElements().forEach(o -> tail.add(o.getExpression()));
+      if (orderScope != null) {
+        orderScope.aliasesVisible(true);
+        for (var order : select.getOrderByElements()) {
+          for (Operand operand : ExpressionOperands.of(order.getExpression())) {
+            if (operand instanceof Operand.ColumnUse use) {
+              add(use, Role.OrderKey, -1, null, orderScope, true);
+            }
+          }
+        }
+        orderScope.aliasesVisible(false);
+      }
     }
     if (select.getLimit() != null) {
       tail.add(select.getLimit().getRowCount());
@@ -242,13 +271,18 @@ final class QueryWalker {
     }
   }
 
-  /** A condition's columns (when judged) and nested queries, left to right. */
-  private void condition(Expression condition, Role role, boolean judged, QueryScope scope) {
+  /**
+   * A condition's columns, in {@code columnRole}, and nested queries, with the predicate role
+   * {@code role}, left to right.
+   */
+  private void condition(Expression condition, Role role, Role columnRole, QueryScope scope) {
     for (Operand operand : ExpressionOperands.of(condition)) {
-      if (operand instanceof Operand.ColumnUse use) {
-        if (judged) {
-          add(use, role, -1, null, scope, true);
-        }
+      if (operand instanceof Operand.ColumnUse use && columnRole.unjudgedInSpec()) {
+        scope.aliasesVisible(true); // GROUP BY and HAVING may name a result column
+        add(use, columnRole, -1, null, scope, true);
+        scope.aliasesVisible(false);
+      } else if (operand instanceof Operand.ColumnUse use) {
+        add(use, columnRole, -1, null, scope, true);
       } else if (operand instanceof Operand.NestedQuery nested) {
         query(nested.query(), role, false, scope, scope.commonTables());
       }
@@ -334,7 +368,7 @@ final class QueryWalker {
       for (Operand operand : ExpressionOperands.of(alias.item().getExpression())) {
         if (operand instanceof Operand.ColumnUse inner) {
           add(inner, role, -1, null, owner, false);
-        } else if (operand instanceof Operand.NestedQuery nested) {
+        } else if (operand instanceof Operand.NestedQuery nested && !role.unjudgedInSpec()) {
           query(nested.query(), role, false, owner, owner.commonTables());
         }
       }
@@ -346,7 +380,7 @@ final class QueryWalker {
     Span columnSpan = positions.node(use.column());
     Span nameSpan = positions.token(use.column().getASTNode().jjtGetLastToken());
     Span aggregateSpan = use.aggregate() == null ? null : positions.node(use.aggregate());
-    refs.add(
+    (role.unjudgedInSpec() ? clauseRefs : refs).add(
         new TextRef(
             base.column(),
             base.qualifier(),

@@ -40,9 +40,11 @@ public final class SqlAnalyzer {
     Parsed parsed = fastPath ? parseFastFirst(sql) : parse(sql);
     QueryWalker walker = new QueryWalker(schema, parsed.positions());
     walker.query(parsed.select(), null, true, null, CommonTables.NONE);
+    List<TextRef> refs = new java.util.ArrayList<>(walker.refs);
+    refs.addAll(walker.clauseRefs);
     return new SqlAnalysis(
         sql,
-        walker.refs,
+        refs,
         walker.selectStar,
         walker.setOperation,
         walker.fromTables,

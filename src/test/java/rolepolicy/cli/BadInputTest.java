@@ -772,7 +772,7 @@ class BadInputTest {
 
   private static Path copyRules(Path target) throws IOException {
     Files.createDirectories(target);
-    try (Stream<Path> files = Files.list(TestData.rulesDir())) {
+    try (Stream<Path> files = rolepolicy.engine.RuleBase.ruleFiles(TestData.ruleSet()).stream()) {
       files
           .filter(f -> f.toString().endsWith(".drl"))
           .forEach(

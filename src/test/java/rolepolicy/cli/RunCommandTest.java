@@ -50,7 +50,7 @@ class RunCommandTest {
 
   private Path copyOfRules() throws IOException {
     Path rules = Files.createDirectories(dir.resolve("rules"));
-    try (Stream<Path> files = Files.list(TestData.rulesDir())) {
+    try (Stream<Path> files = rolepolicy.engine.RuleBase.ruleFiles(TestData.ruleSet()).stream()) {
       for (Path file : files.toList()) {
         Files.copy(file, rules.resolve(file.getFileName()));
       }
@@ -115,7 +115,7 @@ class RunCommandTest {
   @Test
   void theSummaryGivesQuestionsRefusalsViolationsAndSpeed() throws IOException {
     String out = run("generate", "--spider", spiderWithDevRecords(3).toString(), "--out", dir.resolve("out").toString());
-    int files = rolepolicy.engine.RuleBase.ruleFiles(TestData.rulesDir()).size();
+    int files = rolepolicy.engine.RuleBase.ruleFiles(TestData.ruleSet()).size();
     assertTrue(out.matches("(?s)rules: " + files + " files compiled in [0-9.]+ s\ndev: 3 questions, 1 REFUSE, 1 violation, 0 with problems, [0-9.]+ s, [0-9]+ questions/s\n.*"), out);
   }
 }

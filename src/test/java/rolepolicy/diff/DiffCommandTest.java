@@ -38,7 +38,7 @@ class DiffCommandTest {
   static void generateBothAndDiff() throws IOException {
     Path rules = tmp.resolve("rules");
     Files.createDirectories(rules);
-    try (Stream<Path> files = Files.list(TestData.rulesDir())) {
+    try (Stream<Path> files = rolepolicy.engine.RuleBase.ruleFiles(TestData.ruleSet()).stream()) {
       for (Path f : files.toList()) {
         Files.copy(f, rules.resolve(f.getFileName()));
       }

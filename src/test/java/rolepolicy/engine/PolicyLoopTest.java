@@ -62,7 +62,7 @@ class PolicyLoopTest {
   @Test
   void rulesThatDoNotRefuseAnUnmadeEditStopTheRun(@TempDir Path dir) throws IOException {
     Path rules = Files.createDirectories(dir.resolve("rules"));
-    for (Path file : RuleBase.ruleFiles(TestData.rulesDir())) {
+    for (Path file : RuleBase.ruleFiles(TestData.ruleSet())) {
       String text = Files.readString(file);
       if (file.getFileName().toString().equals("rewrites.drl")) {
         int start = text.indexOf("rule \"Refuse a rewrite whose SQL text cannot be verified\"");
@@ -70,7 +70,7 @@ class PolicyLoopTest {
       }
       Files.writeString(rules.resolve(file.getFileName()), text);
     }
-    QuestionEngine engine = new QuestionEngine(RuleBase.load(rules));
+    QuestionEngine engine = new QuestionEngine(RuleBase.load(rolepolicy.engine.RuleSet.of(rules)));
     IllegalStateException e = assertThrows(IllegalStateException.class,
         () -> new PolicyLoop(engine).run(unEditable(), TestData.autoPolicies().get("concert_singer"), null));
     assertTrue(e.getMessage().contains("Refuse a rewrite whose SQL text cannot be verified"), e.getMessage());

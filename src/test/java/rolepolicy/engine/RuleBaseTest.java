@@ -11,6 +11,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.kie.api.KieBase;
+import rolepolicy.engine.RuleSet;
 import rolepolicy.io.InputException;
 
 /** The rule files of a folder, compiled: the files read, the rules listed, a broken file named with its line. */
@@ -19,7 +20,7 @@ class RuleBaseTest {
 
   private Path copyOfRules() throws Exception {
     Path rules = Files.createDirectories(dir.resolve("rules"));
-    for (Path f : RuleBase.ruleFiles(Path.of("rules"))) {
+    for (Path f : RuleBase.ruleFiles(rolepolicy.TestData.ruleSet())) {
       Files.copy(f, rules.resolve(f.getFileName()));
     }
     return rules;
@@ -31,16 +32,16 @@ class RuleBaseTest {
     Files.writeString(rules.resolve("notes.txt"), "not a rule file");
     Files.writeString(rules.resolve("policy.drl.bak"), "not a rule file either");
     assertEquals(List.of("clarify.drl", "negatives.drl", "overrides.drl", "permissions.drl", "policy.drl", "review.drl", "rewrites.drl"),
-        RuleBase.ruleFiles(rules).stream().map(p -> p.getFileName().toString()).toList());
-    InputException none = assertThrows(InputException.class, () -> RuleBase.ruleFiles(Files.createDirectories(dir.resolve("empty"))));
+        RuleBase.ruleFiles(RuleSet.of(rules)).stream().map(p -> p.getFileName().toString()).toList());
+    InputException none = assertThrows(InputException.class, () -> RuleBase.ruleFiles(RuleSet.of(Files.createDirectories(dir.resolve("empty")))));
     assertEquals(dir.resolve("empty") + ": no .drl rule files", none.getMessage());
     assertEquals(dir.resolve("absent") + ": rules folder not found",
-        assertThrows(InputException.class, () -> RuleBase.ruleFiles(dir.resolve("absent"))).getMessage());
+        assertThrows(InputException.class, () -> RuleBase.ruleFiles(RuleSet.of(dir.resolve("absent")))).getMessage());
   }
 
   @Test
   void everyRuleIsListedByFileThenInItsFilesOrder() throws Exception {
-    KieBase base = RuleBase.load(copyOfRules());
+    KieBase base = RuleBase.load(RuleSet.of(copyOfRules()));
     List<RuleBase.RuleName> rules = RuleBase.rules(base);
     assertEquals(new RuleBase.RuleName("clarify.drl", rules.get(0).rule()), rules.get(0));
     assertEquals(rules.stream().map(RuleBase.RuleName::file).sorted().toList(),
@@ -59,7 +60,7 @@ class RuleBaseTest {
     int at = lines.indexOf(lines.stream().filter(l -> l.strip().startsWith("then")).findFirst().orElseThrow());
     lines.set(at, "  thn");
     Files.write(policy, lines);
-    RuleFileException e = assertThrows(RuleFileException.class, () -> RuleBase.load(rules));
+    RuleFileException e = assertThrows(RuleFileException.class, () -> RuleBase.load(rolepolicy.engine.RuleSet.of(rules)));
     assertTrue(e.getMessage().startsWith(policy + ":"), e.getMessage());
     assertTrue(e.getMessage().matches("(?s)" + java.util.regex.Pattern.quote(policy.toString()) + ":\\d+: .+"), e.getMessage());
     assertFalse(e.getMessage().contains("Parser returned a null Package"), e.getMessage());

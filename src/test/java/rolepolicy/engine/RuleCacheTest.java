@@ -35,37 +35,37 @@ class RuleCacheTest {
 
   @Test
   void aCachedRuleBaseDecidesAsTheBuiltOne() throws Exception {
-    KieBase built = RuleBase.load(TestData.rulesDir(), cache);
+    KieBase built = RuleBase.load(TestData.ruleSet(), cache);
     assertEquals(1, entries(cache).size());
-    KieBase cached = RuleBase.load(TestData.rulesDir(), cache);
+    KieBase cached = RuleBase.load(TestData.ruleSet(), cache);
     assertTrue(cached != built);
     assertEquals(RuleBase.rules(built), RuleBase.rules(cached));
-    assertEquals(policies(RuleBase.load(TestData.rulesDir(), null)), policies(cached));
+    assertEquals(policies(RuleBase.load(TestData.ruleSet(), null)), policies(cached));
   }
 
   @Test
   void anEditedRuleFileIsBuiltAgainAndABrokenOneNamesFileAndLine() throws Exception {
-    for (Path drl : RuleBase.ruleFiles(TestData.rulesDir())) {
+    for (Path drl : RuleBase.ruleFiles(TestData.ruleSet())) {
       Files.copy(drl, rules.resolve(drl.getFileName()));
     }
-    RuleBase.load(rules, cache);
+    RuleBase.load(rolepolicy.engine.RuleSet.of(rules), cache);
     Path permissions = rules.resolve("permissions.drl");
     Files.writeString(permissions, Files.readString(permissions) + "\nrule \"broken\"\nwhen\n  then )\nend\n");
-    RuleFileException e = assertThrows(RuleFileException.class, () -> RuleBase.load(rules, cache));
+    RuleFileException e = assertThrows(RuleFileException.class, () -> RuleBase.load(rolepolicy.engine.RuleSet.of(rules), cache));
     assertTrue(e.getMessage().contains(permissions + ":"), e.getMessage());
     assertEquals(1, entries(cache).size());
     Files.writeString(permissions, Files.readString(permissions).replace("rule \"broken\"\nwhen\n  then )\nend\n", "// edited\n"));
-    assertNotNull(RuleBase.load(rules, cache));
+    assertNotNull(RuleBase.load(rolepolicy.engine.RuleSet.of(rules), cache));
     assertEquals(2, entries(cache).size());
   }
 
   @Test
   void anUnreadableEntryIsBuiltAgain() throws Exception {
-    RuleBase.load(TestData.rulesDir(), cache);
+    RuleBase.load(TestData.ruleSet(), cache);
     Path entry = entries(cache).get(0);
     Files.write(entry, new byte[] {1, 2, 3});
-    KieBase again = RuleBase.load(TestData.rulesDir(), cache);
-    assertEquals(RuleBase.rules(RuleBase.load(TestData.rulesDir(), null)), RuleBase.rules(again));
+    KieBase again = RuleBase.load(TestData.ruleSet(), cache);
+    assertEquals(RuleBase.rules(RuleBase.load(TestData.ruleSet(), null)), RuleBase.rules(again));
     assertTrue(Files.size(entry) > 1000, "the entry is written anew");
   }
 }

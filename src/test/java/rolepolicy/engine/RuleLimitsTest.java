@@ -38,14 +38,14 @@ class RuleLimitsTest {
   /** The shipped rules, with one more rule appended to policy.drl. */
   private KieBase rulesWith(String rule) throws IOException {
     Path rules = Files.createDirectories(dir.resolve("rules"));
-    try (Stream<Path> files = Files.list(TestData.rulesDir())) {
+    try (Stream<Path> files = rolepolicy.engine.RuleBase.ruleFiles(TestData.ruleSet()).stream()) {
       for (Path file : files.filter(f -> f.toString().endsWith(".drl")).toList()) {
         Files.copy(file, rules.resolve(file.getFileName()));
       }
     }
     Path policy = rules.resolve("policy.drl");
     Files.writeString(policy, Files.readString(policy) + "\n" + rule);
-    return RuleBase.load(rules);
+    return RuleBase.load(rolepolicy.engine.RuleSet.of(rules));
   }
 
   private static Map<String, Schema> concertSinger() {

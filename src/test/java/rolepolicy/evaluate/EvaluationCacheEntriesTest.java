@@ -49,7 +49,7 @@ class EvaluationCacheEntriesTest {
     split = Files.writeString(dir.resolve("dev.json"), "[]");
     rules = dir.resolve("rules");
     Files.createDirectories(rules);
-    try (Stream<Path> drl = Files.list(TestData.rulesDir())) {
+    try (Stream<Path> drl = rolepolicy.engine.RuleBase.ruleFiles(TestData.ruleSet()).stream()) {
       for (Path f : drl.toList()) {
         Files.copy(f, rules.resolve(f.getFileName().toString()));
       }
@@ -60,7 +60,7 @@ class EvaluationCacheEntriesTest {
   }
 
   private EvaluationCache cache(double timeoutSeconds) {
-    return new EvaluationCache(cache, split, TestData.spiderDir().resolve("tables.json"), rules, databases,
+    return new EvaluationCache(cache, split, TestData.spiderDir().resolve("tables.json"), rolepolicy.engine.RuleSet.of(rules), databases,
         timeoutSeconds, records);
   }
 

@@ -66,7 +66,7 @@ class EvaluationCacheTest {
 
   private static byte[][] run(int threads, Path cache, String name) throws Exception {
     EvaluationCache c = cache == null ? null : new EvaluationCache(cache, split, TestData.spiderDir().resolve("tables.json"),
-        TestData.rulesDir(), TestData.spiderDir().resolve("database"), 30, records);
+        TestData.ruleSet(), TestData.spiderDir().resolve("database"), 30, records);
     return bytes(Evaluation.score(settings(), records, predictions, "p.txt", threads, c), name);
   }
 

@@ -61,7 +61,7 @@ class InteractMistakesTest {
   @Test
   void aRuleWhoseActionThrowsIsExitOneNamingTheRuleAndItsFile() throws Exception {
     Path rules = Files.createDirectories(dir.resolve("rules"));
-    try (Stream<Path> files = Files.list(TestData.rulesDir())) {
+    try (Stream<Path> files = rolepolicy.engine.RuleBase.ruleFiles(TestData.ruleSet()).stream()) {
       for (Path f : files.filter(f -> f.toString().endsWith(".drl")).toList()) {
         Files.copy(f, rules.resolve(f.getFileName()));
       }

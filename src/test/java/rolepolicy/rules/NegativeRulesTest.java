@@ -171,7 +171,7 @@ class NegativeRulesTest {
   @DisplayName("Two negative edits are an error naming both rules")
   void twoNegativeEditsAreAnErrorNamingBothRules(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
     // N2 without its `not NegativeEdit( )`: where N1 applies too, both would make an edit
-    for (java.nio.file.Path f : rolepolicy.engine.RuleBase.ruleFiles(TestData.rulesDir())) {
+    for (java.nio.file.Path f : rolepolicy.engine.RuleBase.ruleFiles(TestData.ruleSet())) {
       String text = java.nio.file.Files.readString(f);
       if (f.getFileName().toString().equals("negatives.drl")) {
         int n2 = text.indexOf("rule \"" + N2 + "\"");
@@ -180,7 +180,7 @@ class NegativeRulesTest {
       }
       java.nio.file.Files.writeString(dir.resolve(f.getFileName()), text);
     }
-    var engine = new rolepolicy.engine.QuestionEngine(rolepolicy.engine.RuleBase.load(dir));
+    var engine = new rolepolicy.engine.QuestionEngine(rolepolicy.engine.RuleBase.load(rolepolicy.engine.RuleSet.of(dir)));
     IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
         () -> engine.decide(Query.from("student").select(5, "student.score").walk(), School.POLICIES, 0, true, List.of(), null, "negative"));
     assertEquals("the negative rules made 2 edits (expected at most 1: each checks `not NegativeEdit( )`) at negative: "

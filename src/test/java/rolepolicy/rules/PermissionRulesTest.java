@@ -46,6 +46,14 @@ class PermissionRulesTest {
     found.forEach(v -> assertViolation(v, "student.email", Policy.Hidden, HIDDEN));
     assertEquals(cells("Hidden SelectExpr", "Hidden AggArg 1", "Hidden AggArg 2", "Hidden AggArg 3", "Hidden AggArg 4",
         "Hidden AggArg 5", "Hidden JoinCond", "Hidden WherePred"), cellsOf(HIDDEN));
+    // SPEC §4: GROUP BY, HAVING and ORDER BY are not judged, bare or under an aggregate
+    List<rolepolicy.model.ColumnRef> clauses = new java.util.ArrayList<>();
+    for (Role role : List.of(Role.GroupKey, Role.HavingPred, Role.OrderKey)) {
+      for (rolepolicy.model.Aggregate agg : rolepolicy.model.Aggregate.values()) {
+        clauses.add(new rolepolicy.model.ColumnRef(clauses.size(), "student.email", role, agg, -1, null, null));
+      }
+    }
+    assertEquals(List.of(), TestData.engine().violations(clauses, List.of("student"), School.POLICIES, null, "test"));
   }
 
   @Test

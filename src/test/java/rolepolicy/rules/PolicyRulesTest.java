@@ -336,13 +336,13 @@ class PolicyRulesTest {
   private static synchronized Map<String, Set<String>> everyMatch(List<String> names) {
     if (everyRowFires == null) {
       try {
-        String text = Files.readString(TestData.rulesDir().resolve("policy.drl"));
+        String text = Files.readString(TestData.ruleFile("policy.drl"));
         assertEquals(SPEC_ORDER.size(), text.split(Pattern.quote(FIRST_MATCH_WINS), -1).length - 1,
             "policy.drl: one \"" + FIRST_MATCH_WINS + "\" per row");
         Path dir = Files.createTempDirectory("every-row-fires");
         Path drl = Files.writeString(dir.resolve("policy.drl"), text.replace(FIRST_MATCH_WINS, ""));
         try {
-          everyRowFires = RuleBase.load(dir);
+          everyRowFires = RuleBase.load(rolepolicy.engine.RuleSet.of(dir));
         } finally {
           Files.delete(drl);
           Files.delete(dir);
@@ -373,7 +373,7 @@ class PolicyRulesTest {
   private static Map<String, List<String>> equalityOnlyRows() {
     String text;
     try {
-      text = Files.readString(TestData.rulesDir().resolve("policy.drl"));
+      text = Files.readString(TestData.ruleFile("policy.drl"));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -23,11 +23,13 @@ class RuleCoverageTest {
   @CsvSource({
     "policy.drl, PolicyRulesTest",
     "overrides.drl, OverrideRulesTest",
-    "permissions.drl, PermissionRulesTest",
+    "profiles/spec-v1/permissions.drl, PermissionRulesTest",
     "rewrites.drl, RewriteRulesTest",
     "negatives.drl, NegativeRulesTest",
     "clarify.drl, ClarifyRulesTest",
-    "review.drl, ReviewRulesTest"
+    "review.drl, ReviewRulesTest",
+    "profiles/strict/permissions.drl, StrictRulesTest",
+    "profiles/strict/clauses.drl, StrictRulesTest"
   })
   void everyRuleHasOneTestNamedAfterIt(String file, String testClass) throws Exception {
     List<String> rules = new ArrayList<>();
@@ -47,13 +49,22 @@ class RuleCoverageTest {
   }
 
   @Test
-  @DisplayName("The rule files are the seven this suite covers")
-  void ruleFilesAreKnown() {
+  @DisplayName("The rule files are the ones this suite covers")
+  void ruleFilesAreKnown() throws Exception {
+    try (java.util.stream.Stream<java.nio.file.Path> files = Files.walk(TestData.rulesDir())) {
+      assertEquals(
+          List.of("clarify.drl", "negatives.drl", "overrides.drl", "policy.drl",
+              "profiles/spec-v1/permissions.drl", "profiles/strict/clauses.drl", "profiles/strict/permissions.drl",
+              "review.drl", "rewrites.drl"),
+          files.filter(f -> f.toString().endsWith(".drl"))
+              .map(f -> TestData.rulesDir().relativize(f).toString().replace('\\', '/'))
+              .sorted()
+              .toList());
+    }
     assertEquals(
         List.of("clarify.drl", "negatives.drl", "overrides.drl", "permissions.drl", "policy.drl", "review.drl",
             "rewrites.drl"),
-        RuleBase.ruleFiles(TestData.rulesDir()).stream()
-            .map(f -> f.getFileName().toString())
-            .toList());
+        RuleBase.ruleFiles(TestData.ruleSet()).stream().map(f -> f.getFileName().toString()).toList(),
+        "the default profile's files");
   }
 }

@@ -191,7 +191,8 @@ class BirdSqlTest {
         "31",
         List.of(
             "frpm.free meal count (k-12) SelectExpr item=0",
-            "frpm.enrollment (k-12) SelectExpr item=0"));
+            "frpm.enrollment (k-12) SelectExpr item=0",
+            "frpm.enrollment (k-12) OrderKey"));
     // SELECT CAST((SUM(IIF(T3.date = '1998-12-27', T3.balance, 0)) - SUM(IIF(T3.date =
     // '1993-03-22', T3.balance, 0))) AS REAL) * 100 / SUM(IIF(T3.date = '1993-03-22', T3.balance,
     // 0)) FROM loan AS T1 INNER JOIN account AS T2 ON T1.account_id = T2.account_id INNER JOIN
@@ -268,7 +269,8 @@ class BirdSqlTest {
             "district.district_id JoinCond",
             "client.gender WherePred",
             "district.a15 WherePred",
-            "district.a15 WherePred"));
+            "district.a15 WherePred",
+            "district.a15 OrderKey"));
     // SELECT CharterNum, AvgScrWrite, RANK() OVER (ORDER BY AvgScrWrite DESC) AS
     // WritingScoreRank FROM schools AS T1  INNER JOIN satscores AS T2 ON T1.CDSCode = T2.cds
     // WHERE T2.AvgScrWrite > 499 AND CharterNum is not null

@@ -15,7 +15,8 @@ import rolepolicy.spider.Schema;
  * edited text analyses to the intended references and that SQLite compiles it against the schema:
  * <ul>
  *   <li>replaceColumn: every reference, to another column of its table, one whose name needs
- *       quoting where the table has one; only that reference changes;
+ *       quoting where the table has one; only the references at that text change (a result alias
+ *       in GROUP BY, HAVING or ORDER BY names its item's columns again);
  *   <li>wrapItem in AVG: every SELECT item (any depth) whose references have no aggregate; its
  *       references become AggArg 5;
  *   <li>unwrapAggregate: every aggregate around exactly one reference; that reference loses its
@@ -52,7 +53,8 @@ final class EditChecks {
               other -> {
                 List<String> expected = new ArrayList<>();
                 for (TextRef r : refs) {
-                  expected.add(r == target ? key(other.key(), r.role(), r.aggregate().id(), r.selectItem()) : key(r));
+                  expected.add(r.columnSpan().equals(target.columnSpan())
+                      ? key(other.key(), r.role(), r.aggregate().id(), r.selectItem()) : key(r));
                 }
                 check("replaceColumn", id, schema, SqlEdits.replaceColumn(sql, target, other.name()), expected, null);
               });
@@ -61,7 +63,9 @@ final class EditChecks {
         if (item.stream().allMatch(r -> r.aggregate().id() == 0)) {
           List<String> expected = new ArrayList<>();
           for (TextRef r : refs) {
-            expected.add(item.contains(r) ? key(r.column(), Role.AggArg, 5, r.selectItem()) : key(r));
+            boolean inItem = item.stream().anyMatch(i -> i.columnSpan().equals(r.columnSpan()));
+            expected.add(inItem && r.role().unjudgedInSpec() ? key(r.column(), r.role(), 5, r.selectItem())
+                : inItem ? key(r.column(), Role.AggArg, 5, r.selectItem()) : key(r));
           }
           check("wrapItem", id, schema, SqlEdits.wrapItem(sql, target, "AVG"), expected, null);
         }

@@ -39,6 +39,7 @@ class SqlAnalyzerModelSqlTest {
 
   private static List<String> refs(String sql) {
     return analyzer().analyse(sql).refs().stream()
+        .filter(r -> !r.role().unjudgedInSpec()) // GROUP BY, HAVING, ORDER BY: ClauseReferencesTest
         .map(r -> r.column() + " " + r.role() + " " + r.aggregate().id() + " " + r.selectItem())
         .toList();
   }

@@ -15,6 +15,7 @@ class SqlAnalyzerTest {
   /** The references as {@code column role agg item}, in walk order. */
   private static List<String> refs(String sql) {
     return ANALYZER.analyse(sql).refs().stream()
+        .filter(r -> !r.role().unjudgedInSpec()) // GROUP BY, HAVING, ORDER BY: ClauseReferencesTest
         .map(r -> r.column() + " " + r.role() + " " + r.aggregate().id() + " " + r.selectItem())
         .toList();
   }
@@ -265,6 +266,7 @@ class SqlAnalyzerTest {
 
   private static List<String> schoolRefs(String sql) {
     return SCHOOLS.analyse(sql).refs().stream()
+        .filter(r -> !r.role().unjudgedInSpec()) // GROUP BY, HAVING, ORDER BY: ClauseReferencesTest
         .map(r -> r.column() + " " + r.role() + " " + r.aggregate().id() + " " + r.selectItem())
         .toList();
   }

@@ -15,7 +15,9 @@ class SqlEditsTest {
   }
 
   private static List<String> refs(String sql) {
-    return ANALYZER.analyse(sql).refs().stream().map(TextRef::toString).toList();
+    return ANALYZER.analyse(sql).refs().stream()
+        .filter(r -> !r.role().unjudgedInSpec()) // GROUP BY, HAVING, ORDER BY: ClauseReferencesTest
+        .map(TextRef::toString).toList();
   }
 
   @Test

@@ -66,9 +66,8 @@ class RuleMutationTest {
 
   @Test
   void everyVariantThatChangesAnOutcomeFailsATestNamedAfterItsRule() throws IOException {
-    Path rules = TestData.rulesDir();
     Map<String, String> files = new LinkedHashMap<>();
-    for (Path f : RuleBase.ruleFiles(rules)) {
+    for (Path f : RuleBase.ruleFiles(TestData.ruleSet())) {
       files.put(f.getFileName().toString(), Files.readString(f));
     }
     FixedSet fixed = new FixedSet();
@@ -85,7 +84,7 @@ class RuleMutationTest {
     // see the variant through TestData's one substitute, run one variant at a time, in order.
     // Equivalent and invalid verdicts of an earlier run with the same inputs are reused, and a variant
     // that changed the outcome is first run where it changed it before (KnownVerdicts).
-    String inputs = KnownVerdicts.inputs(rules, TestData.spiderDir());
+    String inputs = KnownVerdicts.inputs(TestData.rulesDir(), TestData.spiderDir());
     // -Dmutation.recheck: no verdict reused, and each hint checked against the whole set
     boolean recheck = Boolean.getBoolean("mutation.recheck");
     KnownVerdicts read = KnownVerdicts.read(KnownVerdicts.FILE, inputs);
@@ -169,7 +168,7 @@ class RuleMutationTest {
     }
     KieBase variant;
     try {
-      variant = RuleBase.load(dir);
+      variant = RuleBase.load(rolepolicy.engine.RuleSet.of(dir));
     } catch (RuleFileException e) {
       return new Checked(mutant, null, new Result(mutant, Verdict.INVALID, "does not compile"));
     }
