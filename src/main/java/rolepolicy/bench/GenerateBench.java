@@ -173,7 +173,7 @@ public final class GenerateBench {
     // 1. Cold end to end, as a user runs it.
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<String> generateArgs = new ArrayList<>(List.of("generate", "--spider", spider.toString(),
-        "--splits", String.join(",", splits), "--rules", rules.toString(), "--no-progress"));
+        "--splits", String.join(",", splits), "--rules", rules.folder().toString(), "--profile", rules.profile(), "--no-progress"));
     if (overridesFile != null) {
       generateArgs.addAll(List.of("--overrides", overridesFile.toString()));
     }
@@ -511,7 +511,7 @@ public final class GenerateBench {
       Path result = dir.resolve("scale-out");
       List<String> command = new ArrayList<>(List.of(java, "-Xmx" + scaleHeap, "-cp", jar.toString(),
           measuredMain, "generate", "--spider", scaled.toString(), "--splits", "dev",
-          "--rules", rules.toString(), "--no-progress", "--out", result.toString()));
+          "--rules", rules.folder().toString(), "--profile", rules.profile(), "--no-progress", "--out", result.toString()));
       if (overridesFile != null) {
         command.addAll(List.of("--overrides", overridesFile.toString()));
       }

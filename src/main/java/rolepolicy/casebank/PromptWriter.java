@@ -18,7 +18,8 @@ import rolepolicy.spider.Schema;
  * the question and the answer format, through a template file read at run time.
  */
 public final class PromptWriter {
-  public static final Set<String> PLACEHOLDERS = Set.of("schema", "examples", "question");
+  /** {@code policy_rules}, the profile's policy text, is filled in once per run ({@link PromptTemplate#with}). */
+  public static final Set<String> PLACEHOLDERS = Set.of("schema", "examples", "question", "policy_rules");
 
   /** One line of the prompts file. */
   @JsonPropertyOrder({"id", "db_id", "prompt", "examples", "retrieval"})

@@ -17,6 +17,7 @@ import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import org.kie.api.KieBase;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -26,6 +27,7 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 import rolepolicy.db.Execution;
 import rolepolicy.db.SqliteRunner;
+import rolepolicy.engine.PolicyPromptText;
 import rolepolicy.engine.QuestionEngine;
 import rolepolicy.engine.RuleBase;
 import rolepolicy.evaluate.GoldRecord;
@@ -227,7 +229,9 @@ public final class InteractCommand implements Callable<Integer> {
     if (source.predictions != null && !policy) {
       throw new ParameterException(spec.commandLine(), "--pred gives round 0 of a policy dataset; " + data.dataset + " has no gold labels");
     }
-    ModelSource.Templates templates = source.model ? ModelSource.Templates.read(prompts, modelMethod, shots > 0) : null;
+    KieBase ruleBase = policy || source.model ? RuleBase.load(ruleFiles.ruleSet()) : null;
+    ModelSource.Templates templates = source.model
+        ? ModelSource.Templates.read(prompts, modelMethod, shots > 0, PolicyPromptText.of(ruleBase)) : null;
     StandInModel standInModel = standIn == null ? null : new StandInModel(standIn, new StandInModel.Templates(
         templates.generate(), templates.baseline(), templates.repair(), templates.ask(),
         PromptTemplate.read(prompts.resolve("interact-answer.txt"), ModelUser.PLACEHOLDERS)));
@@ -236,7 +240,7 @@ public final class InteractCommand implements Callable<Integer> {
       llm.model = "stand-in (" + standIn + ")";
     }
     ChatEndpoint endpoint = llm.given() ? llm.endpoint(System.getenv(), source.model && !noLogprobs) : null;
-    QuestionEngine engine = policy || source.model ? new QuestionEngine(RuleBase.load(ruleFiles.ruleSet())) : null;
+    QuestionEngine engine = ruleBase == null ? null : new QuestionEngine(ruleBase);
     ModelUser modelUser = endpoint == null ? null : new ModelUser(endpoint, prompts.resolve("interact-answer.txt"));
     PrintWriter w = spec.commandLine().getOut();
     Embedder embedder = source.model && (policy && fromRun == null || shots > 0) ? new Embedder() : null;
@@ -428,7 +432,8 @@ public final class InteractCommand implements Callable<Integer> {
         }
       };
     }
-    PromptWriter writer = new PromptWriter(cases, PromptTemplate.read(promptTemplate.template, PromptWriter.PLACEHOLDERS),
+    PromptWriter writer = new PromptWriter(cases, PromptTemplate.read(promptTemplate.template, PromptWriter.PLACEHOLDERS)
+        .with("policy_rules", PolicyPromptText.of(RuleBase.load(ruleFiles.ruleSet()))),
         fewShot.retrievalPolicy(), fewShot.examples, fewShot.retrievalPolicy() == CaseBank.Method.SKELETON_VOTE
             ? new rolepolicy.casebank.DraftSelection(cases, schemas, new rolepolicy.casebank.ValueLinker(databases.dir)) : null);
     return new ModelSource.RoundZero() {

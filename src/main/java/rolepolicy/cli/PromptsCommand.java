@@ -23,6 +23,8 @@ import rolepolicy.casebank.DraftSelection;
 import rolepolicy.casebank.ValueLinker;
 import rolepolicy.casebank.Embedder;
 import rolepolicy.casebank.PromptWriter;
+import rolepolicy.engine.PolicyPromptText;
+import rolepolicy.engine.RuleBase;
 import rolepolicy.evaluate.Evaluator;
 import rolepolicy.evaluate.PredictionReader;
 import rolepolicy.io.AtomicOutput;
@@ -56,6 +58,8 @@ public final class PromptsCommand implements Callable<Integer> {
 
   @Mixin FewShotOptions fewShot;
 
+  @Mixin RulesOption ruleFiles;
+
   @Option(names = "--out", paramLabel = "DIR", defaultValue = "results", description = "Writes DIR/prompts.jsonl (default: ${DEFAULT-VALUE}).")
   Path out;
 
@@ -74,7 +78,8 @@ public final class PromptsCommand implements Callable<Integer> {
     }
     Path file = out.resolve(PROMPTS);
     Map<String, Schema> schemas = SchemaReader.read(schemaFile.tables);
-    PromptTemplate prompt = PromptTemplate.read(promptTemplate.template, PromptWriter.PLACEHOLDERS);
+    PromptTemplate prompt = PromptTemplate.read(promptTemplate.template, PromptWriter.PLACEHOLDERS)
+        .with("policy_rules", PolicyPromptText.of(RuleBase.load(ruleFiles.ruleSet())));
     JsonNode records = JsonFiles.readArray(data.dataset, "dataset records");
     List<String> drafts = draft == null ? null : PromptWriter.drafts(PredictionReader.read(draft, Evaluator.readDataset(data.dataset)));
     Map<String, Integer> byType = new LinkedHashMap<>();

@@ -134,17 +134,21 @@ public final class RuleBase {
 
   /** Every rule of a compiled rule base, by file name, then in the order of its file. */
   public static List<RuleName> rules(KieBase base) {
-    record Loaded(RuleName name, int order) {}
+    return inOrder(base).stream().map(r -> new RuleName(fileOf(r), r.getName())).toList();
+  }
+
+  /** The rules of a compiled rule base, by file name, then in the order of their file. */
+  static List<org.kie.api.definition.rule.Rule> inOrder(KieBase base) {
+    record Loaded(org.kie.api.definition.rule.Rule rule, String file, int order) {}
     List<Loaded> loaded = new java.util.ArrayList<>();
     for (org.kie.api.definition.KiePackage pkg : base.getKiePackages()) {
       for (org.kie.api.definition.rule.Rule rule : pkg.getRules()) {
         // the load order is on Drools' implementation class, not its API
-        loaded.add(new Loaded(new RuleName(fileOf(rule), rule.getName()), (Integer) call(rule, "getLoadOrder")));
+        loaded.add(new Loaded(rule, fileOf(rule), (Integer) call(rule, "getLoadOrder")));
       }
     }
-    loaded.sort(
-        java.util.Comparator.comparing((Loaded l) -> l.name().file()).thenComparingInt(Loaded::order));
-    return loaded.stream().map(Loaded::name).toList();
+    loaded.sort(java.util.Comparator.comparing(Loaded::file).thenComparingInt(Loaded::order));
+    return loaded.stream().map(Loaded::rule).toList();
   }
 
   /** A rule of {@code base} for messages: its file (in the folder it was loaded from) and its name. */

@@ -42,17 +42,21 @@ public final class ModelSource implements SqlSource {
       this(generate, repair, ask, policies, null, null);
     }
 
-    public static Templates read(Path folder) {
-      return read(folder, Method.QUESTIONS, false);
+    public static Templates read(Path folder, String policyRules) {
+      return read(folder, Method.QUESTIONS, false, policyRules);
     }
 
-    /** The templates a method needs, and the example template when examples are shown. */
-    public static Templates read(Path folder, Method method, boolean examples) {
+    /**
+     * The templates a method needs, and the example template when examples are shown;
+     * {@code policyRules} is the profile's policy text ({@code {{policy_rules}}}).
+     */
+    public static Templates read(Path folder, Method method, boolean examples, String policyRules) {
       return new Templates(
           PromptTemplate.read(folder.resolve("interact-generate.txt"), PLACEHOLDERS),
           PromptTemplate.read(folder.resolve("interact-repair.txt"), PLACEHOLDERS),
           PromptTemplate.read(folder.resolve("interact-ask.txt"), PLACEHOLDERS),
-          PromptTemplate.read(folder.resolve("interact-policies.txt"), Set.of("column_policies")),
+          PromptTemplate.read(folder.resolve("interact-policies.txt"), Set.of("column_policies", "policy_rules"))
+              .with("policy_rules", policyRules),
           method == Method.BASELINE ? PromptTemplate.read(folder.resolve("interact-baseline.txt"), PLACEHOLDERS) : null,
           examples ? PromptTemplate.read(folder.resolve("interact-example.txt"), UserStudy.PLACEHOLDERS) : null);
     }

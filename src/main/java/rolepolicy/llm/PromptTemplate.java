@@ -55,6 +55,20 @@ public final class PromptTemplate {
     return new PromptTemplate(file, text);
   }
 
+  /**
+   * This template with one placeholder filled in everywhere it stands (a value the same for every
+   * prompt of a run, such as the profile's policy text); the others stay.
+   */
+  public PromptTemplate with(String name, String value) {
+    Matcher m = PLACEHOLDER.matcher(text);
+    StringBuilder out = new StringBuilder();
+    while (m.find()) {
+      m.appendReplacement(out, Matcher.quoteReplacement(m.group(1).equals(name) ? value : m.group()));
+    }
+    m.appendTail(out);
+    return new PromptTemplate(file, out.toString());
+  }
+
   public Path file() {
     return file;
   }

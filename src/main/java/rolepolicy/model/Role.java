@@ -5,25 +5,32 @@ package rolepolicy.model;
  * strings; the words for a role are here, in the forms the tool's texts use.
  */
 public enum Role {
-  SelectExpr("selects", "selected", "in the SELECT list", "selected"),
-  AggArg("aggregates", null, null, "aggregated"),
-  JoinCond("joins on", "to join", "in a JOIN condition", "in a join condition"),
-  WherePred("filters on", "to filter, group or order", "in a WHERE filter", "in a WHERE condition"),
+  SelectExpr("selects", "selected", "in the SELECT list", "selected", "the SELECT list"),
+  AggArg("aggregates", null, null, "aggregated", "aggregates"),
+  JoinCond("joins on", "to join", "in a JOIN condition", "in a join condition", "JOIN conditions"),
+  WherePred("filters on", "to filter, group or order", "in a WHERE filter", "in a WHERE condition", "WHERE"),
   // The clauses SPEC §4 leaves unjudged; a profile's rules may judge them.
-  GroupKey("groups by", "to group", "in GROUP BY", "a GROUP BY key"),
-  HavingPred("filters groups on", "to filter groups", "in a HAVING condition", "in a HAVING condition"),
-  OrderKey("orders by", "to order", "in ORDER BY", "an ORDER BY key");
+  GroupKey("groups by", "to group", "in GROUP BY", "a GROUP BY key", "GROUP BY"),
+  HavingPred("filters groups on", "to filter groups", "in a HAVING condition", "in a HAVING condition", "HAVING"),
+  OrderKey("orders by", "to order", "in ORDER BY", "an ORDER BY key", "ORDER BY");
 
   private final String verb;
   private final String purpose;
   private final String place;
   private final String kind;
+  private final String clause;
 
-  Role(String verb, String purpose, String place, String kind) {
+  Role(String verb, String purpose, String place, String kind, String clause) {
     this.verb = verb;
     this.purpose = purpose;
     this.place = place;
     this.kind = kind;
+    this.clause = clause;
+  }
+
+  /** The clause the role stands in, for a prompt: "GROUP BY", "JOIN conditions". */
+  public String clause() {
+    return clause;
   }
 
   /** What a query does with the column: "The query selects singer.age". */

@@ -25,6 +25,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import rolepolicy.engine.PolicyPromptText;
 import rolepolicy.engine.RuleSet;
 import rolepolicy.io.Version;
 import rolepolicy.cache.CacheFolder;
@@ -122,7 +123,8 @@ public final class ModelRun {
     this.endpoint = endpoint;
     this.progress = progress;
     this.schemas = SchemaReader.read(settings.tables());
-    this.template = PromptTemplate.read(settings.template(), PromptWriter.PLACEHOLDERS);
+    this.template = PromptTemplate.read(settings.template(), PromptWriter.PLACEHOLDERS)
+        .with("policy_rules", PolicyPromptText.of(RuleBase.load(settings.rules())));
     JsonNode all = JsonFiles.readArray(settings.dataset(), "dataset records");
     int n = settings.limit() == null ? all.size() : Math.min(settings.limit(), all.size());
     for (int i = 0; i < n; i++) {

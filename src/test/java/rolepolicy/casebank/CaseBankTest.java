@@ -160,8 +160,8 @@ class CaseBankTest {
   @Test
   void aPromptGivesEachColumnsPolicyTheExamplesAndTheQuestion() throws Exception {
     Path template = Path.of("data/prompts/few-shot.txt");
-    PromptWriter writer = new PromptWriter(bank, rolepolicy.llm.PromptTemplate.read(template, PromptWriter.PLACEHOLDERS),
-        CaseBank.Method.TIERED, 3);
+    PromptWriter writer = new PromptWriter(bank, rolepolicy.llm.PromptTemplate.read(template, PromptWriter.PLACEHOLDERS)
+        .with("policy_rules", rolepolicy.engine.PolicyPromptText.of(TestData.rules())), CaseBank.Method.TIERED, 3);
     JsonNode q = dev.get(0);
     java.util.Map<String, String> policies = new java.util.LinkedHashMap<>();
     q.get("column_policies").fields().forEachRemaining(e -> policies.put(e.getKey(), e.getValue().asText()));
@@ -170,7 +170,9 @@ class CaseBankTest {
     assertEquals(3, line.examples().size());
     assertTrue(line.examples().stream().allMatch(e -> e.type().equals("skeleton") && e.id().startsWith("train_")));
     String prompt = line.prompt();
-    assertTrue(prompt.contains("- AggOnly: use it only inside COUNT(...) or AVG(...)"), prompt);
+    assertTrue(prompt.contains("- AggOnly: never select it bare; never join on it or filter on it; "
+        + "aggregate it only with COUNT or AVG."), prompt);
+    assertTrue(prompt.contains("GROUP BY, HAVING and ORDER BY are not checked"), prompt);
     assertTrue(prompt.contains("singer(Singer_ID " + policies.get("singer.singer_id") + ", Name " + policies.get("singer.name")), prompt);
     assertTrue(prompt.contains("Question: " + q.get("question").asText()), prompt);
     assertTrue(prompt.contains("Answer shape: "), prompt);

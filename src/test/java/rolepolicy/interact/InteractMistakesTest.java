@@ -68,7 +68,7 @@ class InteractMistakesTest {
     }
     Path drl = rules.resolve("permissions.drl");
     Files.writeString(drl, Files.readString(drl).replaceFirst(
-        "(rule \"Hidden columns may not be used\"\\s+when[\\s\\S]*?then)", "$1\n    String none = null; none.length();"));
+        "(rule \"Hidden columns may not be used\"[\\s\\S]*?when[\\s\\S]*?then)", "$1\n    String none = null; none.length();"));
     CommandRun run = interact(dir.resolve("out"), "--rules", rules.toString());
     assertEquals(1, run.code(), run.err());
     assertTrue(run.err().startsWith("error: " + drl + ": rule \"Hidden columns may not be used\": its action (then) failed: "

@@ -72,7 +72,7 @@ class ModelRoundZeroTest {
       for (JsonNode q : records) {
         String prompt = roundZero.stream().filter(p -> RunFixture.questionOf(p).equals(q.path("question").asText()))
             .findFirst().orElseThrow(() -> new AssertionError("no round-0 request for " + q.path("id")));
-        assertTrue(prompt.contains("- JoinOnly: use it only in a JOIN condition"), prompt);
+        assertTrue(prompt.contains("- JoinOnly: never select it; never aggregate it."), prompt);
         assertTrue(prompt.contains("Singer_ID JoinOnly") || prompt.contains("Stadium_ID JoinOnly"), prompt);
         assertTrue(prompt.contains("Question (names and values masked): ") || prompt.contains("\nAnswer: "),
             "examples: " + prompt);

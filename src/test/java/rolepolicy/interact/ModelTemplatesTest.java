@@ -22,7 +22,7 @@ class ModelTemplatesTest {
   void aRepairAfterAClarificationKeepsTheClarification() throws IOException {
     try (LocalChatServer server = new LocalChatServer(r -> Reply.text("SELECT 1"))) {
       ChatEndpoint endpoint = new ChatEndpoint(new ChatEndpoint.Connection(server.baseUrl(), "m", null, 5, 0), Map.of());
-      ModelSource source = new ModelSource(endpoint, ModelSource.Templates.read(PROMPTS), db -> "singer(name, age)",
+      ModelSource source = new ModelSource(endpoint, ModelSource.Templates.read(PROMPTS, rolepolicy.engine.PolicyPromptText.of(rolepolicy.TestData.rules())), db -> "singer(name, age)",
           q -> null, null, ModelSource.Method.QUESTIONS, ModelSource.Shots.NONE);
       Conversation conversation = new Conversation();
       conversation.sqls().add("SELECT nme FROM singer");
