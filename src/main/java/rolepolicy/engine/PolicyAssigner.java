@@ -12,6 +12,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.kie.api.KieBase;
 import rolepolicy.model.AssignedPolicy;
+import rolepolicy.model.LayeredPolicy;
 import rolepolicy.model.OverriddenPolicy;
 import rolepolicy.model.OverrideProblem;
 import rolepolicy.model.PolicyOverride;
@@ -111,6 +112,13 @@ public final class PolicyAssigner {
     }
     Map<SchemaColumn, OverriddenPolicy> overridden = new HashMap<>();
     Sessions.only(after, OverriddenPolicy.class).forEach(o -> overridden.put(o.column(), o));
+    Map<SchemaColumn, LayeredPolicy> layered = new HashMap<>();
+    for (LayeredPolicy l : Sessions.only(after, LayeredPolicy.class)) {
+      if (layered.putIfAbsent(l.column(), l) != null) {
+        throw new IllegalStateException("the policy layer's rules set two policies of " + schema.dbId() + " "
+            + l.column().key() + ": " + layered.get(l.column()).rule() + "; " + l.rule());
+      }
+    }
     Sessions.only(after, OverrideProblem.class)
         .forEach(p -> problems.add(p.override().describe() + ": " + p.problem() + " [" + p.rule() + "]"));
 
@@ -122,6 +130,13 @@ public final class PolicyAssigner {
             "the policy rules assign no policy to " + schema.dbId() + " " + column.key());
       }
       OverriddenPolicy o = overridden.get(column);
+      LayeredPolicy layer = layered.get(column);
+      if (layer != null) {
+        // a tier's layer comes last: it replaces the automatic policy and any override
+        columns.add(new ColumnPolicy(column, auto.policy(), auto.rule(), layer.policy(),
+            "policy layer of the profile", layer.rule()));
+        continue;
+      }
       columns.add(
           new ColumnPolicy(
               column,

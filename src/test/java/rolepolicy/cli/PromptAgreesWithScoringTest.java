@@ -37,6 +37,10 @@ class PromptAgreesWithScoringTest {
       - AggOnly: use it only inside COUNT(...) or AVG(...); never select it bare, join on it or filter on it.
       - Hidden: never use it.""";
 
+  /** The dev questions whose gold label is SQL, per profile (1,034 less its REFUSE labels). */
+  private static final Map<String, Integer> SQL_LABELS =
+      Map.of("spec-v1", 768, "strict", 741, "analyst", 964, "internal", 772, "external", 652);
+
   @TempDir static Path dir;
 
   @Test
@@ -48,6 +52,14 @@ class PromptAgreesWithScoringTest {
   @Test
   void strictPromptForbidsNoUseOfAGoldQuery() throws Exception {
     List<String> found = contradictions("strict", PolicyPromptText.of(TestData.rules("strict")));
+    assertEquals(List.of(), found);
+  }
+
+  /** A tier changes the policies, not what a policy judges: its prompt is spec-v1's, and holds. */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"analyst", "internal", "external"})
+  void aTiersPromptForbidsNoUseOfAGoldQuery(String tier) throws Exception {
+    List<String> found = contradictions(tier, PolicyPromptText.of(TestData.rules(tier)));
     assertEquals(List.of(), found);
   }
 
@@ -86,7 +98,7 @@ class PromptAgreesWithScoringTest {
         }
       }
     }
-    assertEquals(profile.equals("spec-v1") ? 768 : 741, sql, "dev questions whose gold label is SQL under " + profile);
+    assertEquals(SQL_LABELS.get(profile), sql, "dev questions whose gold label is SQL under " + profile);
     return found;
   }
 

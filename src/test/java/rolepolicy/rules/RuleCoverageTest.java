@@ -29,7 +29,10 @@ class RuleCoverageTest {
     "clarify.drl, ClarifyRulesTest",
     "review.drl, ReviewRulesTest",
     "profiles/strict/permissions.drl, StrictRulesTest",
-    "profiles/strict/clauses.drl, StrictRulesTest"
+    "profiles/strict/clauses.drl, StrictRulesTest",
+    "profiles/analyst/layer.drl, TierRulesTest",
+    "profiles/internal/layer.drl, TierRulesTest",
+    "profiles/external/layer.drl, TierRulesTest"
   })
   void everyRuleHasOneTestNamedAfterIt(String file, String testClass) throws Exception {
     List<String> rules = new ArrayList<>();
@@ -54,6 +57,7 @@ class RuleCoverageTest {
     try (java.util.stream.Stream<java.nio.file.Path> files = Files.walk(TestData.rulesDir())) {
       assertEquals(
           List.of("clarify.drl", "negatives.drl", "overrides.drl", "policy.drl",
+              "profiles/analyst/layer.drl", "profiles/external/layer.drl", "profiles/internal/layer.drl",
               "profiles/spec-v1/permissions.drl", "profiles/strict/clauses.drl", "profiles/strict/permissions.drl",
               "review.drl", "rewrites.drl"),
           files.filter(f -> f.toString().endsWith(".drl"))
