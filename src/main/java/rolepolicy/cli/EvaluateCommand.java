@@ -3,7 +3,9 @@ package rolepolicy.cli;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -13,6 +15,8 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import rolepolicy.engine.RuleSet;
+import rolepolicy.evaluate.Metrics;
 import rolepolicy.io.Phases;
 import rolepolicy.db.SqliteRunner;
 import rolepolicy.engine.RuleBase;
@@ -65,6 +69,10 @@ public final class EvaluateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    List<String> profiles = List.of(ruleFiles.profile.split(",", -1));
+    if (profiles.size() > 1) {
+      return underEachProfile(profiles);
+    }
     OutputGuard.current().checkFiles(out, Evaluation.METRICS, Evaluation.PER_QUESTION);
     if (databases.dir != null && !Files.isDirectory(databases.dir)) {
       throw new InputException(databases.dir + ": database folder not found");
@@ -105,6 +113,65 @@ public final class EvaluateCommand implements Callable<Integer> {
     Phases.mark("table printed");
     Phases.printSums();
     return 0;
+  }
+
+  /**
+   * {@code --profile A,B,...}: the predictions scored under each profile, against that profile's
+   * dataset ({@code --dataset} for the first; for another, the file of the same name in the folder
+   * {@code generate --profile P} writes by default: {@code data/dev.json} gives {@code data/P/dev.json}),
+   * written to {@code OUT/P/}, and the model's figures printed side by side.
+   */
+  private int underEachProfile(List<String> profiles) {
+    if (databases.dir != null && !Files.isDirectory(databases.dir)) {
+      throw new InputException(databases.dir + ": database folder not found");
+    }
+    if (profiles.size() != new java.util.HashSet<>(profiles).size()) {
+      throw new InputException("--profile " + ruleFiles.profile + ": a profile is named twice");
+    }
+    var schemas = SchemaReader.read(schemaFile.tables);
+    Map<String, Evaluation.Outcome> outcomes = new LinkedHashMap<>();
+    for (String profile : profiles) {
+      RuleSet rules = new RuleSet(ruleFiles.rules, profile);
+      Path dataset = profile.equals(profiles.get(0)) ? data.dataset : datasetOf(profile);
+      OutputGuard.current().checkFiles(out.resolve(profile), Evaluation.METRICS, Evaluation.PER_QUESTION);
+      List<GoldRecord> records = Evaluator.readDataset(dataset);
+      List<String> predicted = PredictionReader.read(predictions, records);
+      Path cacheFolder = caching.folder();
+      EvaluationCache cache = cacheFolder == null ? null
+          : new EvaluationCache(cacheFolder, dataset, schemaFile.tables, rules, databases.dir, query.timeout, records);
+      Evaluation.Inputs settings = new Evaluation.Inputs(dataset.toString(), schemas, databases.dir, query.timeout,
+          RuleBase.load(rules, cacheFolder));
+      outcomes.put(profile, Evaluation.score(settings, records, predicted, predictions.toString(),
+          threads != null ? threads : Runtime.getRuntime().availableProcessors(), cache,
+          ExactMatchesAhead.start(schemas, records, predicted)));
+    }
+    try (AtomicOutput output = new AtomicOutput()) {
+      outcomes.forEach((profile, outcome) -> Evaluation.stage(output, out.resolve(profile), outcome));
+      output.commit();
+    }
+    Map<String, Metrics> byProfile = new LinkedHashMap<>();
+    outcomes.forEach((profile, outcome) ->
+        byProfile.put(profile, outcome.metrics().predictors().values().iterator().next()));
+    Evaluation.MetricsFile first = outcomes.values().iterator().next().metrics();
+    PrintWriter w = spec.commandLine().getOut();
+    w.println("the predictions of " + predictions + " under each profile:");
+    MetricsTable.print(w, new Evaluation.MetricsFile(first.dataset(), first.predictions(), first.execution(),
+        first.notComputed(), byProfile));
+    w.println("wrote " + String.join(", ", profiles.stream().map(p -> out.resolve(p) + "/").toList()));
+    return 0;
+  }
+
+  /** The dataset {@code generate --profile P} writes beside {@code --dataset}'s folder: DIR/P/NAME. */
+  private Path datasetOf(String profile) {
+    Path folder = data.dataset.toAbsolutePath().getParent();
+    Path dataset = folder.resolve(profile).resolve(data.dataset.getFileName());
+    Path shown = data.dataset.getParent() == null ? Path.of(profile).resolve(data.dataset.getFileName())
+        : data.dataset.getParent().resolve(profile).resolve(data.dataset.getFileName());
+    if (!Files.isRegularFile(dataset)) {
+      throw new InputException(shown + ": no dataset of profile " + profile + " (generate --profile " + profile
+          + " writes it there by default)");
+    }
+    return shown;
   }
 
   /** The value of a task run in the background; its failure as thrown there. */

@@ -50,7 +50,9 @@ class RuleMutationTest {
       "rolepolicy.rules.RewriteRulesTest",
       "rolepolicy.rules.NegativeRulesTest",
       "rolepolicy.rules.ClarifyRulesTest",
-      "rolepolicy.rules.ReviewRulesTest");
+      "rolepolicy.rules.ReviewRulesTest",
+      "rolepolicy.rules.StrictRulesTest",
+      "rolepolicy.rules.TierRulesTest");
 
   enum Verdict { CAUGHT, MISSED, EQUIVALENT, INVALID }
 
@@ -64,20 +66,47 @@ class RuleMutationTest {
     }
   }
 
+  /**
+   * The rule files of a profile, by label, and the fixed set's outcome under them. A file of the
+   * default profile is labelled by its name; a file of another profile by its path in the rules
+   * folder ({@code profiles/strict/permissions.drl}), and only those are mutated there.
+   */
+  private record Profile(String name, Map<String, String> files, FixedSet fixed, List<String> baseline) {
+    static Profile of(String name) throws IOException {
+      rolepolicy.engine.RuleSet set = new rolepolicy.engine.RuleSet(TestData.rulesDir(), name);
+      Map<String, String> files = new LinkedHashMap<>();
+      for (Path f : RuleBase.ruleFiles(set)) {
+        boolean own = !name.equals(rolepolicy.engine.RuleSet.DEFAULT_PROFILE) && f.startsWith(set.profileFolder());
+        files.put(own ? TestData.rulesDir().relativize(f).toString().replace('\\', '/') : f.getFileName().toString(),
+            Files.readString(f));
+      }
+      FixedSet fixed = new FixedSet();
+      return new Profile(name, files, fixed, fixed.baseline(TestData.rules(name)));
+    }
+
+    boolean mutates(String label) {
+      return name.equals(rolepolicy.engine.RuleSet.DEFAULT_PROFILE) || label.startsWith("profiles/");
+    }
+  }
+
   @Test
   void everyVariantThatChangesAnOutcomeFailsATestNamedAfterItsRule() throws IOException {
-    Map<String, String> files = new LinkedHashMap<>();
-    for (Path f : RuleBase.ruleFiles(TestData.ruleSet())) {
-      files.put(f.getFileName().toString(), Files.readString(f));
+    List<Profile> profiles = new ArrayList<>();
+    for (String name : rolepolicy.engine.RuleSet.profiles(TestData.rulesDir())) {
+      if (name.equals(rolepolicy.engine.RuleSet.DEFAULT_PROFILE)) {
+        profiles.add(0, Profile.of(name));
+      } else {
+        profiles.add(Profile.of(name));
+      }
     }
-    FixedSet fixed = new FixedSet();
-    List<String> baseline = fixed.baseline(TestData.rules());
     Path work = Files.createTempDirectory("rule-mutants");
-    List<DrlMutants.Mutant> mutants = new ArrayList<>();
+    List<Map.Entry<DrlMutants.Mutant, Profile>> mutants = new ArrayList<>();
     String only = System.getProperty("mutation.files", "");
-    for (Map.Entry<String, String> file : files.entrySet()) {
-      if (only.isEmpty() || List.of(only.split(",")).contains(file.getKey())) {
-        mutants.addAll(DrlMutants.of(file.getKey(), file.getValue()));
+    for (Profile profile : profiles) {
+      for (Map.Entry<String, String> file : profile.files().entrySet()) {
+        if (profile.mutates(file.getKey()) && (only.isEmpty() || List.of(only.split(",")).contains(file.getKey()))) {
+          DrlMutants.of(file.getKey(), file.getValue()).forEach(m -> mutants.add(Map.entry(m, profile)));
+        }
       }
     }
     // Compiling a variant and running it on the fixed set go on in parallel; the rule tests, which
@@ -95,15 +124,17 @@ class RuleMutationTest {
     int atHint = 0;
     try {
       List<Future<Checked>> checked = new ArrayList<>();
-      for (DrlMutants.Mutant mutant : mutants) {
+      for (Map.Entry<DrlMutants.Mutant, Profile> entry : mutants) {
+        DrlMutants.Mutant mutant = entry.getKey();
+        Profile profile = entry.getValue();
         Verdict verdict = known.of(mutant);
         if (verdict != null) {
           reused++;
           Result result = new Result(mutant, verdict, (verdict == Verdict.INVALID ? "does not compile" : "same outcome on the fixed set")
               + " (known: inputs unchanged)");
-          checked.add(java.util.concurrent.CompletableFuture.completedFuture(new Checked(mutant, null, result)));
+          checked.add(java.util.concurrent.CompletableFuture.completedFuture(new Checked(mutant, null, result, profile.name())));
         } else {
-          checked.add(workers.submit(() -> compileAndRun(mutant, files, work, fixed, baseline, known.where(mutant),
+          checked.add(workers.submit(() -> compileAndRun(mutant, profile, work, known.where(mutant),
               only.isEmpty(), recheck)));
         }
       }
@@ -148,9 +179,10 @@ class RuleMutationTest {
    * A variant compiled and run on the fixed set: its rules when they change the outcome (with where
    * they did), else its verdict.
    */
-  private record Checked(DrlMutants.Mutant mutant, KieBase changesOutcome, Result verdict, String where, boolean atHint) {
-    Checked(DrlMutants.Mutant mutant, KieBase changesOutcome, Result verdict) {
-      this(mutant, changesOutcome, verdict, null, false);
+  private record Checked(DrlMutants.Mutant mutant, KieBase changesOutcome, Result verdict, String where, boolean atHint,
+      String profile) {
+    Checked(DrlMutants.Mutant mutant, KieBase changesOutcome, Result verdict, String profile) {
+      this(mutant, changesOutcome, verdict, null, false, profile);
     }
   }
 
@@ -160,17 +192,21 @@ class RuleMutationTest {
    * looks for the place it changes when the known verdicts will be written ({@code findPlace}).
    * {@code checkHint}: a variant that changes the outcome at its hint must change the whole set's too.
    */
-  private static Checked compileAndRun(DrlMutants.Mutant mutant, Map<String, String> files, Path work, FixedSet fixed,
-      List<String> baseline, String hint, boolean findPlace, boolean checkHint) throws IOException {
+  private static Checked compileAndRun(DrlMutants.Mutant mutant, Profile profile, Path work, String hint,
+      boolean findPlace, boolean checkHint) throws IOException {
+    FixedSet fixed = profile.fixed();
+    List<String> baseline = profile.baseline();
+    String name = profile.name();
     Path dir = Files.createTempDirectory(work, "v");
-    for (Map.Entry<String, String> f : files.entrySet()) {
-      Files.writeString(dir.resolve(f.getKey()), f.getKey().equals(mutant.file()) ? mutant.text() : f.getValue());
+    for (Map.Entry<String, String> f : profile.files().entrySet()) {
+      Files.writeString(dir.resolve(Path.of(f.getKey()).getFileName().toString()),
+          f.getKey().equals(mutant.file()) ? mutant.text() : f.getValue());
     }
     KieBase variant;
     try {
       variant = RuleBase.load(rolepolicy.engine.RuleSet.of(dir));
     } catch (RuleFileException e) {
-      return new Checked(mutant, null, new Result(mutant, Verdict.INVALID, "does not compile"));
+      return new Checked(mutant, null, new Result(mutant, Verdict.INVALID, "does not compile"), name);
     }
     String place = hint == null ? null : fixed.differsAt(variant, hint);
     if (place != null) {
@@ -178,13 +214,13 @@ class RuleMutationTest {
         throw new IllegalStateException(mutant.file() + " " + mutant.what() + ": changes the outcome at " + place
             + " generated alone, not on the whole set");
       }
-      return new Checked(mutant, variant, null, place, true);
+      return new Checked(mutant, variant, null, place, true, name);
     }
     List<String> outcome = fixed.outcome(variant, baseline);
     if (outcome.equals(baseline)) {
-      return new Checked(mutant, null, new Result(mutant, Verdict.EQUIVALENT, "same outcome on the fixed set"));
+      return new Checked(mutant, null, new Result(mutant, Verdict.EQUIVALENT, "same outcome on the fixed set"), name);
     }
-    return new Checked(mutant, variant, null, findPlace ? fixed.where(variant, outcome.size() - 1) : null, false);
+    return new Checked(mutant, variant, null, findPlace ? fixed.where(variant, outcome.size() - 1) : null, false, name);
   }
 
   /** The verdict of a variant: a variant that changes the outcome must fail a rule test named after its rule. */
@@ -194,11 +230,11 @@ class RuleMutationTest {
     }
     DrlMutants.Mutant mutant = checked.mutant();
     // the tests named after the variant's rules decide; the others are run only to say what failed instead
-    List<String> named = List.copyOf(failingRuleTests(checked.changesOutcome(), mutant.rules()));
+    List<String> named = List.copyOf(failingRuleTests(checked.profile(), checked.changesOutcome(), mutant.rules()));
     if (!named.isEmpty()) {
       return new Result(mutant, Verdict.CAUGHT, "fails: " + named, checked.where());
     }
-    Set<String> failed = failingRuleTests(checked.changesOutcome(), null);
+    Set<String> failed = failingRuleTests(checked.profile(), checked.changesOutcome(), null);
     return new Result(mutant, Verdict.MISSED, failed.isEmpty() ? "no rule test fails" : "only " + failed + " fail", checked.where());
   }
 
@@ -220,9 +256,9 @@ class RuleMutationTest {
    * The display names of the rule tests that fail with {@code variant} standing in for the rules:
    * of the tests named after one of {@code rules}, or of all when it is null.
    */
-  static Set<String> failingRuleTests(KieBase variant, List<String> rules) {
+  static Set<String> failingRuleTests(String profile, KieBase variant, List<String> rules) {
     Set<String> failed = new TreeSet<>();
-    TestData.substituteRules(variant);
+    TestData.substituteRules(profile, variant);
     try {
       Launcher launcher = LauncherFactory.create();
       LauncherDiscoveryRequestBuilder request = LauncherDiscoveryRequestBuilder.request();
