@@ -131,6 +131,9 @@ class StrictRulesTest {
   void selectStarIsNeverCompliant() {
     Refusal refusal = decide("concert_singer", "SELECT * FROM stadium");
     assertEquals("SELECT_STAR", refusal.reason());
+    // a query that names its columns is answered
+    assertInstanceOf(rolepolicy.model.Answer.class,
+        outcome("concert_singer", "SELECT name, country FROM singer").last().decision());
   }
 
   @Test
@@ -143,6 +146,11 @@ class StrictRulesTest {
     assertEquals(NO_CLAUSE_REWRITE, refusal.rule());
     assertEquals("singer.age", refusal.ref().column());
     assertEquals(Role.OrderKey, refusal.ref().role());
+    // a SELECT-list violation is still R2's: phone.price is AggOnly, wrapped in AVG
+    PolicyLoop.Outcome wrapped = outcome("phone_market", "SELECT Name, Price FROM phone");
+    assertInstanceOf(rolepolicy.model.Answer.class, wrapped.last().decision());
+    assertEquals(1, wrapped.steps().size(), wrapped.steps()::toString);
+    assertEquals("R2", wrapped.steps().get(0).step().rule().substring(0, 2));
   }
 
   @Test
@@ -151,10 +159,13 @@ class StrictRulesTest {
     assertEquals(Set.of(), cellsOf(Policy.Public));
   }
 
-  private static Refusal decide(String db, String sql) {
-    PolicyLoop.Outcome outcome = new PolicyLoop(strict()).run(
+  private static PolicyLoop.Outcome outcome(String db, String sql) {
+    return new PolicyLoop(strict()).run(
         TextQuery.of(new TextAnalyser(TestData.schemas().get(db)), sql), TestData.autoPolicies().get(db), null);
-    return assertInstanceOf(Refusal.class, outcome.last().decision());
+  }
+
+  private static Refusal decide(String db, String sql) {
+    return assertInstanceOf(Refusal.class, outcome(db, sql).last().decision());
   }
 
   private static List<Aggregate> aggregatesOf(Role role) {
