@@ -21,10 +21,13 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
+import rolepolicy.db.SqliteRunner;
 import rolepolicy.engine.DatabasePolicies;
 import rolepolicy.engine.PolicyAssigner;
 import rolepolicy.engine.QuestionEngine;
+import rolepolicy.engine.ResultCheck;
 import rolepolicy.engine.RuleBase;
+import rolepolicy.evaluate.ResultMatch;
 import rolepolicy.io.AtomicOutput;
 import rolepolicy.generate.AuditTrail;
 import rolepolicy.generate.DatasetGenerator;
@@ -47,6 +50,10 @@ public final class GenerateCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Mixin SpiderOption spiderFolder;
+
+  @Mixin DatabasesOption databases;
+
+  @Mixin QueryTimeoutOption query;
 
   @Option(
       names = "--splits",
@@ -153,9 +160,11 @@ public final class GenerateCommand implements Callable<Integer> {
     Map<String, DatabasePolicies> policies =
         new PolicyAssigner(ruleBase)
             .assign(schemas, overrideList, overridesSource);
+    SqliteRunner runner = databaseFolder() == null ? null : new SqliteRunner(databaseFolder(), query.timeout);
     DatasetGenerator generator =
         new DatasetGenerator(
-            new QuestionGenerator(new QuestionEngine(ruleBase), schemas, policies, factSource),
+            new QuestionGenerator(new QuestionEngine(ruleBase), schemas, policies, factSource,
+                runner == null ? ResultCheck.NONE : ResultMatch.sameResult(runner)),
             threads == null ? defaultThreads() : threads);
 
     List<SplitSummary> summaries = new ArrayList<>();
@@ -182,6 +191,10 @@ public final class GenerateCommand implements Callable<Integer> {
       output.commit();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    } finally {
+      if (runner != null) {
+        runner.close();
+      }
     }
     stdout.printf(Locale.ROOT, "rules: %d files compiled in %.2f s%n", RuleBase.ruleFiles(policy.ruleSet()).size(), ruleSeconds);
     summaries.forEach(s -> stdout.println(s.line()));
@@ -229,6 +242,18 @@ public final class GenerateCommand implements Callable<Integer> {
       result.add(split);
     }
     return result;
+  }
+
+  /** The databases a rewrite that must keep the answer runs on: --db, else Spider's with --spider, else none. */
+  private Path databaseFolder() {
+    if (databases.dir != null) {
+      if (!Files.isDirectory(databases.dir)) {
+        throw new InputException(databases.dir + ": database folder not found");
+      }
+      return databases.dir;
+    }
+    Path spiderDatabases = spiderFolder.spider.resolve("database");
+    return tables == null && Files.isDirectory(spiderDatabases) ? spiderDatabases : null;
   }
 
   /** The one split of --tables, --questions and --split, which go together and not with --spider. */

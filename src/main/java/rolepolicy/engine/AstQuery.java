@@ -84,7 +84,11 @@ public final class AstQuery implements QuerySource {
     ColumnRef ref = step.ref();
     try {
       TextRef target = analysis.refs().get(ref.position());
-      JsonNode editedAst = step.replacement() != null
+      JsonNode editedAst = step.counting() == rolepolicy.model.Counting.ROWS
+          ? AstEdits.replaceColumn(ast, ref.path(), 0) // column 0 is Spider's *
+          : step.counting() == rolepolicy.model.Counting.GROUPS
+          ? AstEdits.countGroups(ast, ref.path())
+          : step.replacement() != null
           ? AstEdits.replaceColumn(ast, ref.path(), step.replacement().index())
           : AstEdits.wrapItem(ast, ref.itemPath(), step.wrap());
       return checked(editedAst, TextEdits.rewrite(sql, target, step));

@@ -6,6 +6,7 @@ import rolepolicy.engine.QuestionEngine.Round;
 import rolepolicy.model.NegativeEdit;
 import rolepolicy.model.Policy;
 import rolepolicy.model.Refusal;
+import rolepolicy.model.ResultDiffers;
 import rolepolicy.model.RewriteStep;
 import rolepolicy.model.Role;
 import rolepolicy.model.UnverifiedEdit;
@@ -23,9 +24,16 @@ public final class PolicyLoop {
   private static final int ROUND_LIMIT = 10;
 
   private final QuestionEngine engine;
+  private final ResultCheck results;
 
   public PolicyLoop(QuestionEngine engine) {
+    this(engine, ResultCheck.NONE);
+  }
+
+  /** {@code results} runs a rewrite that must keep the answer ({@link RewriteStep#keepsResult()}). */
+  public PolicyLoop(QuestionEngine engine, ResultCheck results) {
     this.engine = engine;
+    this.results = results;
   }
 
   /**
@@ -71,6 +79,8 @@ public final class PolicyLoop {
     Round original = engine.decide(query.facts(), policies, 0, true, textFacts, audit, "original");
     QuerySource originalQuery = query;
     List<Step> steps = new ArrayList<>();
+    // the rewrites that kept no answer, told to the rules for the rest of the run
+    List<Object> withdrawn = new ArrayList<>();
     Round round = original;
     while (round.decision() instanceof RewriteStep step) {
       if (steps.size() == ROUND_LIMIT) {
@@ -79,7 +89,23 @@ public final class PolicyLoop {
       QuerySource next;
       try {
         next = query.rewrite(step);
+        String differs = step.keepsResult() ? results.differs(policies.dbId(), query.sql(), next.sql()) : null;
+        if (differs != null) {
+          throw new EditFailed(differs);
+        }
       } catch (EditFailed e) {
+        if (step.keepsResult()) {
+          // the rewrite is not used for this question: the rules decide again without it
+          withdrawn.add(new ResultDiffers(step, e.getMessage()));
+          textFacts = with(textFacts(query, policies), withdrawn);
+          round = engine.decide(query.facts(), policies, steps.size(), false, textFacts, audit,
+              "step " + (steps.size() + 1) + " keeps no answer");
+          if (round.decision().equals(step)) {
+            throw new IllegalStateException("the rules chose again the rewrite step whose result differs ("
+                + step.rule() + ": " + e.getMessage() + "): a rule offering it must read ResultDiffers");
+          }
+          continue;
+        }
         List<Object> failed = new ArrayList<>(textFacts);
         failed.add(new UnverifiedEdit(step, e.getMessage()));
         round = engine.decide(query.facts(), policies, steps.size(), false, failed, audit,
@@ -93,7 +119,7 @@ public final class PolicyLoop {
       }
       query = next;
       steps.add(new Step(step, policyOf(round, step), query.sql()));
-      textFacts = textFacts(query, policies);
+      textFacts = with(textFacts(query, policies), withdrawn);
       round = engine.decide(query.facts(), policies, steps.size(), false, textFacts, audit, "step " + steps.size());
     }
     Negative negative = null;
@@ -106,6 +132,15 @@ public final class PolicyLoop {
       }
     }
     return new Outcome(original, List.copyOf(steps), round, query.sql(), negative, negativeProblem);
+  }
+
+  private static List<Object> with(List<Object> facts, List<Object> more) {
+    if (more.isEmpty()) {
+      return facts;
+    }
+    List<Object> all = new ArrayList<>(facts);
+    all.addAll(more);
+    return all;
   }
 
   /** The facts about the query's text the rules read beside the query's own. */

@@ -1,6 +1,7 @@
 package rolepolicy.engine;
 
 import rolepolicy.model.NegativeEdit;
+import rolepolicy.model.Counting;
 import rolepolicy.model.RewriteStep;
 import rolepolicy.sql.SqlAnalysis;
 import rolepolicy.sql.SqlEdits;
@@ -13,6 +14,11 @@ final class TextEdits {
 
   /** The text after a rewrite step on the reference {@code target}: R1 renames it, R2 wraps its SELECT item. */
   static String rewrite(String sql, TextRef target, RewriteStep step) {
+    if (step.counting() == Counting.ROWS) {
+      return SqlEdits.countStar(sql, target, false);
+    } else if (step.counting() == Counting.GROUPS) {
+      return SqlEdits.countGroups(sql, target);
+    }
     return step.replacement() != null
         ? SqlEdits.replaceColumn(sql, target, step.replacement().name())
         : SqlEdits.wrapItem(sql, target, step.wrap().name());

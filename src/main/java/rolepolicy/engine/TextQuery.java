@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import rolepolicy.model.Aggregate;
 import rolepolicy.model.ColumnRef;
+import rolepolicy.model.Counting;
 import rolepolicy.model.NegativeEdit;
 import rolepolicy.model.QueryFacts;
 import rolepolicy.model.RewriteStep;
@@ -72,7 +73,13 @@ public final class TextQuery implements QuerySource {
       TextRef target = analysis.refs().get(ref.position());
       List<ColumnRef> expected = new ArrayList<>(analysis.columnRefs());
       String edited = TextEdits.rewrite(sql, target, step);
-      if (step.replacement() != null) {
+      if (step.counting() == Counting.ROWS) {
+        expected.remove(ref.position()); // COUNT(*) is no reference
+      } else if (step.counting() == Counting.GROUPS) {
+        // the count's column becomes the inner query's GROUP BY key, after the other references
+        ColumnRef key = expected.remove(ref.position());
+        expected.add(new ColumnRef(-1, key.column(), Role.GroupKey, Aggregate.NONE, -1, null, null));
+      } else if (step.replacement() != null) {
         expected.set(ref.position(), with(ref, step.replacement().key(), ref.role(), ref.aggregate()));
       } else {
         for (int i = 0; i < expected.size(); i++) {

@@ -3,6 +3,9 @@ package rolepolicy.evaluate;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import rolepolicy.db.Execution;
+import rolepolicy.db.SqliteRunner;
+import rolepolicy.engine.ResultCheck;
 import rolepolicy.tablescore.CellText;
 
 /**
@@ -12,6 +15,28 @@ import rolepolicy.tablescore.CellText;
  */
 public final class ResultMatch {
   private ResultMatch() {}
+
+  /**
+   * Whether a rewrite keeps the answer: both queries run on the question's database and give the
+   * same result, compared as above (as a list when the query before has ORDER BY).
+   */
+  public static ResultCheck sameResult(SqliteRunner runner) {
+    return (dbId, before, after) -> {
+      Execution a = runner.run(dbId, before);
+      if (a.status() != Execution.Status.OK) {
+        return "the query before the rewrite does not run on " + dbId + ": " + a.status() + " " + a.message();
+      }
+      Execution b = runner.run(dbId, after);
+      if (b.status() != Execution.Status.OK) {
+        return "the rewritten query does not run on " + dbId + ": " + b.status() + " " + b.message();
+      }
+      return matches(a.rows(), b.rows(), ORDER_BY.matcher(before).find()) ? null
+          : "the rewritten query's result on " + dbId + " is not the original's (" + a.rows().size() + " rows, "
+              + b.rows().size() + " rows)";
+    };
+  }
+
+  private static final java.util.regex.Pattern ORDER_BY = java.util.regex.Pattern.compile("(?i)\\border\\s+by\\b");
 
   public static boolean matches(List<List<Object>> gold, List<List<Object>> predicted, boolean ordered) {
     if (gold.size() != predicted.size()) {

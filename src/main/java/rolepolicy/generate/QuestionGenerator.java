@@ -53,7 +53,17 @@ public final class QuestionGenerator {
       Map<String, Schema> schemas,
       Map<String, DatabasePolicies> policies,
       Facts facts) {
-    this.loop = new PolicyLoop(engine);
+    this(engine, schemas, policies, facts, rolepolicy.engine.ResultCheck.NONE);
+  }
+
+  /** {@code results} runs the rewrites that must keep the answer on the question's database. */
+  public QuestionGenerator(
+      QuestionEngine engine,
+      Map<String, Schema> schemas,
+      Map<String, DatabasePolicies> policies,
+      Facts facts,
+      rolepolicy.engine.ResultCheck results) {
+    this.loop = new PolicyLoop(engine, results);
     this.schemas = schemas;
     this.policies = policies;
     this.facts = facts;

@@ -25,6 +25,48 @@ public final class AstEdits {
     return copy;
   }
 
+  /**
+   * R6 of the extended profile: {@code SELECT COUNT(DISTINCT k) FROM ... WHERE ...} becomes {@code
+   * SELECT COUNT(*) FROM (SELECT COUNT(*) FROM ... WHERE ... GROUP BY k)}; {@code colUnitPath} is
+   * the counted column's {@code col_unit} in the one top-level SELECT item.
+   */
+  public static JsonNode countGroups(JsonNode sql, String colUnitPath) {
+    if (!colUnitPath.startsWith("/select/1/0/") || sql.path("select").path(1).size() != 1) {
+      throw new IllegalArgumentException("the count is not the one top-level SELECT item: " + colUnitPath);
+    }
+    for (String clause : new String[] {"groupBy", "having", "orderBy"}) {
+      if (sql.path(clause).size() > 0) {
+        throw new IllegalArgumentException("the query has " + clause);
+      }
+    }
+    for (String part : new String[] {"limit", "intersect", "union", "except"}) {
+      if (!sql.path(part).isNull() && !sql.path(part).isMissingNode()) {
+        throw new IllegalArgumentException("the query has " + part);
+      }
+    }
+    int key = array(sql.deepCopy(), colUnitPath).get(1).asInt();
+    com.fasterxml.jackson.databind.node.ObjectNode inner = (com.fasterxml.jackson.databind.node.ObjectNode) sql.deepCopy();
+    inner.set("select", countStar());
+    ArrayNode group = NODES.arrayNode();
+    group.add(NODES.arrayNode().add(0).add(key).add(false));
+    inner.set("groupBy", group);
+    com.fasterxml.jackson.databind.node.ObjectNode outer = (com.fasterxml.jackson.databind.node.ObjectNode) sql.deepCopy();
+    outer.set("select", countStar());
+    com.fasterxml.jackson.databind.node.ObjectNode from = NODES.objectNode();
+    from.set("table_units", NODES.arrayNode().add(NODES.arrayNode().add("sql").add(inner)));
+    from.set("conds", NODES.arrayNode());
+    outer.set("from", from);
+    outer.set("where", NODES.arrayNode());
+    return outer;
+  }
+
+  /** {@code [false, [[3, [0, [0, 0, false], null]]]]}: a SELECT list of {@code COUNT(*)}. */
+  private static ArrayNode countStar() {
+    ArrayNode colUnit = NODES.arrayNode().add(0).add(0).add(false);
+    ArrayNode valUnit = NODES.arrayNode().add(0).add(colUnit).addNull();
+    return NODES.arrayNode().add(false).add(NODES.arrayNode().add(NODES.arrayNode().add(3).add(valUnit)));
+  }
+
   /** N2: the SELECT item at {@code itemPath} loses its aggregate and the aggregate's DISTINCT. */
   public static JsonNode dropAggregate(JsonNode sql, String itemPath) {
     JsonNode copy = sql.deepCopy();

@@ -98,6 +98,37 @@ public final class SqlEdits {
     return notNull ? RowFilter.and(counted, column + " IS NOT NULL") : counted;
   }
 
+  /** A query in the one form {@link #countGroups} rewrites: {@code SELECT <count> FROM <rest>}. */
+  private static final Pattern SELECT_ONE_ITEM = Pattern.compile("(?is)\\s*SELECT\\s+(.*?)\\s+(FROM\\s.*?)\\s*;?\\s*");
+
+  /** What the rest of such a query may not hold (outside string literals). */
+  private static final Pattern NOT_IN_REST =
+      Pattern.compile("(?i)\\b(GROUP\\s+BY|HAVING|ORDER\\s+BY|LIMIT|UNION|INTERSECT|EXCEPT|SELECT)\\b");
+
+  /**
+   * Counts groups instead of distinct values: {@code SELECT count(DISTINCT T.k) FROM ... WHERE ...}
+   * becomes {@code SELECT count(*) FROM (SELECT count(*) FROM ... WHERE ... GROUP BY T.k)}. Only
+   * for a query whose one SELECT item is that count and whose FROM ... WHERE ... holds no GROUP BY,
+   * HAVING, ORDER BY, LIMIT, set operation or nested query.
+   */
+  public static String countGroups(String sql, TextRef ref) {
+    Span aggregate = require(ref.aggregateSpan(), ref, "is not under an aggregate");
+    String column = text(sql, ref.columnSpan());
+    String count = text(sql, aggregate);
+    if (!count.matches("(?is)count\\s*\\(\\s*distinct\\s+" + Pattern.quote(column) + "\\s*\\)")) {
+      throw new IllegalArgumentException("reference " + ref + " is not the argument of COUNT(DISTINCT ...): " + count);
+    }
+    java.util.regex.Matcher query = SELECT_ONE_ITEM.matcher(sql);
+    if (!query.matches() || !query.group(1).equals(count)) {
+      throw new IllegalArgumentException("the query has more than " + count + " in its SELECT list");
+    }
+    String rest = query.group(2);
+    if (NOT_IN_REST.matcher(rest.replaceAll("'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"", "''")).find()) {
+      throw new IllegalArgumentException("the query's FROM ... has GROUP BY, HAVING, ORDER BY, LIMIT or a nested query");
+    }
+    return "SELECT count(*) FROM (SELECT count(*) " + rest + " GROUP BY " + column + ")";
+  }
+
   /**
    * Appends {@code , T1.email} to the top-level SELECT list, qualified by the table's alias if it
    * has one, else by its name as written.

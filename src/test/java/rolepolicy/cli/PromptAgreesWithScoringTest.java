@@ -39,7 +39,7 @@ class PromptAgreesWithScoringTest {
 
   /** The dev questions whose gold label is SQL, per profile (1,034 less its REFUSE labels). */
   private static final Map<String, Integer> SQL_LABELS =
-      Map.of("spec-v1", 768, "strict", 741, "analyst", 964, "internal", 772, "external", 652);
+      Map.of("spec-v1", 768, "strict", 741, "extended", 778, "analyst", 964, "internal", 772, "external", 652);
 
   @TempDir static Path dir;
 
@@ -55,9 +55,9 @@ class PromptAgreesWithScoringTest {
     assertEquals(List.of(), found);
   }
 
-  /** A tier changes the policies, not what a policy judges: its prompt is spec-v1's, and holds. */
+  /** A tier or extended changes the policies or the rewrites, not what a policy judges: spec-v1's prompt holds. */
   @org.junit.jupiter.params.ParameterizedTest
-  @org.junit.jupiter.params.provider.ValueSource(strings = {"analyst", "internal", "external"})
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"extended", "analyst", "internal", "external"})
   void aTiersPromptForbidsNoUseOfAGoldQuery(String tier) throws Exception {
     List<String> found = contradictions(tier, PolicyPromptText.of(TestData.rules(tier)));
     assertEquals(List.of(), found);

@@ -30,6 +30,7 @@ class RuleCoverageTest {
     "review.drl, ReviewRulesTest",
     "profiles/strict/permissions.drl, StrictRulesTest",
     "profiles/strict/clauses.drl, StrictRulesTest",
+    "profiles/extended/count-rows.drl, ExtendedRulesTest",
     "profiles/analyst/layer.drl, TierRulesTest",
     "profiles/internal/layer.drl, TierRulesTest",
     "profiles/external/layer.drl, TierRulesTest"
@@ -57,7 +58,8 @@ class RuleCoverageTest {
     try (java.util.stream.Stream<java.nio.file.Path> files = Files.walk(TestData.rulesDir())) {
       assertEquals(
           List.of("clarify.drl", "negatives.drl", "overrides.drl", "policy.drl",
-              "profiles/analyst/layer.drl", "profiles/external/layer.drl", "profiles/internal/layer.drl",
+              "profiles/analyst/layer.drl", "profiles/extended/count-rows.drl", "profiles/external/layer.drl",
+              "profiles/internal/layer.drl",
               "profiles/spec-v1/permissions.drl", "profiles/strict/clauses.drl", "profiles/strict/permissions.drl",
               "review.drl", "rewrites.drl"),
           files.filter(f -> f.toString().endsWith(".drl"))

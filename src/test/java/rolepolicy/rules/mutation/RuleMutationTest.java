@@ -52,7 +52,8 @@ class RuleMutationTest {
       "rolepolicy.rules.ClarifyRulesTest",
       "rolepolicy.rules.ReviewRulesTest",
       "rolepolicy.rules.StrictRulesTest",
-      "rolepolicy.rules.TierRulesTest");
+      "rolepolicy.rules.TierRulesTest",
+      "rolepolicy.rules.ExtendedRulesTest");
 
   enum Verdict { CAUGHT, MISSED, EQUIVALENT, INVALID }
 
