@@ -14,6 +14,7 @@ import rolepolicy.model.PolicedColumn;
 import rolepolicy.model.QueryFacts;
 import rolepolicy.model.QueryViolation;
 import rolepolicy.model.RewriteRound;
+import rolepolicy.model.TableRead;
 import rolepolicy.model.Violation;
 
 /** Runs the permission, rewrite and negative rules over one query's facts. */
@@ -78,6 +79,7 @@ public final class QuestionEngine {
       Audit audit,
       String stage) {
     List<Object> facts = new ArrayList<>(query.refs());
+    facts.addAll(tablesRead(query.tables()));
     facts.addAll(columns);
     facts.add(query.shape());
     facts.add(new RewriteRound(step));
@@ -98,6 +100,7 @@ public final class QuestionEngine {
   /** The permission rules' judgement of a query's facts, with the given column policies. */
   public Judgement judge(QueryFacts query, List<PolicedColumn> columns, Audit audit, String stage) {
     List<Object> facts = new ArrayList<>(query.refs());
+    facts.addAll(tablesRead(query.tables()));
     facts.addAll(columns);
     facts.add(query.shape());
     List<Object> after = sessions.fire(facts, audit, stage);
@@ -124,8 +127,14 @@ public final class QuestionEngine {
   private static List<Object> queryFacts(
       List<ColumnRef> refs, List<String> tables, DatabasePolicies policies) {
     List<Object> facts = new ArrayList<>(refs);
+    facts.addAll(tablesRead(tables));
     facts.addAll(policies.policed(touchedTables(refs, tables)));
     return facts;
+  }
+
+  /** A fact for every schema table the query reads. */
+  private static List<TableRead> tablesRead(List<String> tables) {
+    return tables.stream().map(t -> new TableRead(t.toLowerCase(java.util.Locale.ROOT))).distinct().toList();
   }
 
   /** The tables named, then the tables of the references, lower-cased, each once. */
