@@ -52,12 +52,29 @@ public final class ReportCommand implements Callable<Integer>, Writes {
       description = "Where report.html and qa.json go (default: DATA/qa).")
   Path out;
 
+  @Option(
+      names = "--profiles",
+      paramLabel = "LIST",
+      split = ",",
+      description = "Also the datasets of these profiles, DATA/<profile> (as generate --profile writes them): Q1-Q5 side by side.")
+  List<String> profiles = List.of();
+
   @Mixin ForceOption force;
 
   @Override
   public Integer call() {
     PrintWriter stdout = spec.commandLine().getOut();
     Path target = this.out != null ? this.out : data.resolve("qa");
+    // the other profiles' datasets are read first: a missing one stops the run before anything is written
+    java.util.Map<String, QaFigures> byProfile = new java.util.LinkedHashMap<>();
+    for (String profile : profiles) {
+      Path folder = data.resolve(profile);
+      if (!java.nio.file.Files.isDirectory(folder)) {
+        throw new rolepolicy.io.InputException(folder + ": no dataset of profile " + profile
+            + " (generate --profile " + profile + " writes it there by default)");
+      }
+      byProfile.put(profile, QaReport.compute(folder, spiderFolder.spider, splits));
+    }
     QaFigures figures = QaReport.compute(data, spiderFolder.spider, splits);
     QaReport.write(figures, data, target);
     for (SplitFigures s : figures.splits()) {
@@ -92,8 +109,39 @@ public final class ReportCommand implements Callable<Integer>, Writes {
             String.join("; ", s.coverage().neverFired().stream().map(r -> r.rule()).toList()));
       }
     }
+    if (!byProfile.isEmpty()) {
+      java.util.Map<String, QaFigures> all = new java.util.LinkedHashMap<>();
+      all.put(data.toString(), figures);
+      all.putAll(byProfile);
+      printSideBySide(stdout, all);
+    }
     stdout.printf(Locale.ROOT, "wrote %s, %s and %s%n", target.resolve(QaReport.HTML_FILE), target.resolve(QaReport.JSON_FILE),
         target.resolve(rolepolicy.report.AuditPage.FILE));
     return 0;
+  }
+
+  /** Q1-Q5 of each split, one column per dataset (DATA, then each profile's). */
+  private static void printSideBySide(PrintWriter w, java.util.Map<String, QaFigures> all) {
+    List<String> names = List.copyOf(all.keySet());
+    int width = Math.max(12, names.stream().mapToInt(String::length).max().orElse(0) + 2);
+    StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%-24s", "split, figure"));
+    names.forEach(n -> header.append(String.format(Locale.ROOT, "%" + width + "s", n)));
+    w.println(header);
+    for (SplitFigures first : all.get(names.get(0)).splits()) {
+      String split = first.split();
+      java.util.function.BiConsumer<String, java.util.function.Function<SplitFigures, String>> row = (label, cell) -> {
+        StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-24s", split + " " + label));
+        for (String n : names) {
+          SplitFigures s = all.get(n).splits().stream().filter(x -> x.split().equals(split)).findFirst().orElse(null);
+          line.append(String.format(Locale.ROOT, "%" + width + "s", s == null ? "-" : cell.apply(s)));
+        }
+        w.println(line);
+      };
+      row.accept("Q1 violating", s -> String.format(Locale.ROOT, "%.1f%%", s.q1().value()));
+      row.accept("Q2 REFUSE", s -> String.format(Locale.ROOT, "%.1f%%", s.q2().value()));
+      row.accept("Q3 sd", s -> String.format(Locale.ROOT, "%.1f%%", s.q3().sdPercent()));
+      row.accept("Q4 one edit", s -> s.q4().oneEdit().count() + "/" + s.q4().oneEdit().total());
+      row.accept("Q5 violations", s -> String.valueOf(s.q5().occurrences()));
+    }
   }
 }
