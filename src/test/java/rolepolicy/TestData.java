@@ -107,6 +107,21 @@ public final class TestData {
     return spiderRunner;
   }
 
+  private record ProfileEngine(KieBase rules, QuestionEngine engine) {}
+
+  private static final Map<String, ProfileEngine> PROFILE_ENGINES = new java.util.HashMap<>();
+
+  /** A question engine on the current {@link #rules(String)} of a profile (a variant during the rule-mutation check). */
+  public static synchronized QuestionEngine engine(String profile) {
+    KieBase current = rules(profile);
+    ProfileEngine known = PROFILE_ENGINES.get(profile);
+    if (known == null || known.rules() != current) {
+      known = new ProfileEngine(current, new QuestionEngine(current));
+      PROFILE_ENGINES.put(profile, known);
+    }
+    return known.engine();
+  }
+
   public static synchronized QuestionEngine engine() {
     KieBase current = rules();
     if (engine == null || engineRules != current) {

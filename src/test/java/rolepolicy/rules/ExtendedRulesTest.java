@@ -27,16 +27,8 @@ class ExtendedRulesTest {
   static final String R5_STEP = "R5: count rows instead of a JoinOnly key";
   static final String R6_STEP = "R6: count groups instead of distinct values of a JoinOnly key";
 
-  private static QuestionEngine engine;
-  private static org.kie.api.KieBase engineRules;
-
-  private static synchronized QuestionEngine engine() {
-    org.kie.api.KieBase current = TestData.rules("extended");
-    if (engine == null || engineRules != current) {
-      engine = new QuestionEngine(current);
-      engineRules = current;
-    }
-    return engine;
+  private static QuestionEngine engine() {
+    return TestData.engine("extended");
   }
 
   private static PolicyLoop.Outcome run(String db, String sql) {

@@ -46,17 +46,8 @@ class StrictRulesTest {
       Policy.AggOnly, "student.score",
       Policy.Hidden, "student.email");
 
-  private static QuestionEngine strict;
-  private static org.kie.api.KieBase strictRules;
-
-  /** An engine on the strict profile's rules (a variant of them during the rule-mutation check). */
-  private static synchronized QuestionEngine strict() {
-    org.kie.api.KieBase current = TestData.rules("strict");
-    if (strict == null || strictRules != current) {
-      strict = new QuestionEngine(current);
-      strictRules = current;
-    }
-    return strict;
+  private static QuestionEngine strict() {
+    return TestData.engine("strict");
   }
 
   @Test
