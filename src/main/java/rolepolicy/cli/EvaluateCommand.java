@@ -128,12 +128,18 @@ public final class EvaluateCommand implements Callable<Integer> {
     if (profiles.size() != new java.util.HashSet<>(profiles).size()) {
       throw new InputException("--profile " + ruleFiles.profile + ": a profile is named twice");
     }
+    // every profile's dataset and output are checked before any is scored
+    Map<String, Path> datasets = new LinkedHashMap<>();
+    for (String profile : profiles) {
+      new RuleSet(ruleFiles.rules, profile).files();
+      datasets.put(profile, profile.equals(profiles.get(0)) ? data.dataset : datasetOf(profile, profiles.get(0)));
+      OutputGuard.current().checkFiles(out.resolve(profile), Evaluation.METRICS, Evaluation.PER_QUESTION);
+    }
     var schemas = SchemaReader.read(schemaFile.tables);
     Map<String, Evaluation.Outcome> outcomes = new LinkedHashMap<>();
     for (String profile : profiles) {
       RuleSet rules = new RuleSet(ruleFiles.rules, profile);
-      Path dataset = profile.equals(profiles.get(0)) ? data.dataset : datasetOf(profile);
-      OutputGuard.current().checkFiles(out.resolve(profile), Evaluation.METRICS, Evaluation.PER_QUESTION);
+      Path dataset = datasets.get(profile);
       List<GoldRecord> records = Evaluator.readDataset(dataset);
       List<String> predicted = PredictionReader.read(predictions, records);
       Path cacheFolder = caching.folder();
@@ -161,17 +167,28 @@ public final class EvaluateCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** The dataset {@code generate --profile P} writes beside {@code --dataset}'s folder: DIR/P/NAME. */
-  private Path datasetOf(String profile) {
-    Path folder = data.dataset.toAbsolutePath().getParent();
-    Path dataset = folder.resolve(profile).resolve(data.dataset.getFileName());
-    Path shown = data.dataset.getParent() == null ? Path.of(profile).resolve(data.dataset.getFileName())
-        : data.dataset.getParent().resolve(profile).resolve(data.dataset.getFileName());
+  /**
+   * The dataset of {@code profile} where {@code generate} writes it by default, beside {@code
+   * --dataset}, the first profile's: spec-v1's in DIR ({@code data/dev.json}), another's in DIR/P
+   * ({@code data/strict/dev.json}).
+   */
+  private Path datasetOf(String profile, String first) {
+    Path name = data.dataset.getFileName();
+    Path base = folderOf(data.dataset);
+    if (!first.equals(RuleSet.DEFAULT_PROFILE)) {
+      base = folderOf(base);
+    }
+    Path shown = profile.equals(RuleSet.DEFAULT_PROFILE) ? base.resolve(name) : base.resolve(profile).resolve(name);
+    Path dataset = shown;
     if (!Files.isRegularFile(dataset)) {
       throw new InputException(shown + ": no dataset of profile " + profile + " (generate --profile " + profile
           + " writes it there by default)");
     }
     return shown;
+  }
+
+  private static Path folderOf(Path path) {
+    return path.getParent() == null ? Path.of("") : path.getParent();
   }
 
   /** The value of a task run in the background; its failure as thrown there. */

@@ -21,13 +21,12 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
-import rolepolicy.db.SqliteRunner;
 import rolepolicy.engine.DatabasePolicies;
 import rolepolicy.engine.PolicyAssigner;
 import rolepolicy.engine.QuestionEngine;
 import rolepolicy.engine.ResultCheck;
 import rolepolicy.engine.RuleBase;
-import rolepolicy.evaluate.ResultMatch;
+import rolepolicy.evaluate.SameResult;
 import rolepolicy.io.AtomicOutput;
 import rolepolicy.generate.AuditTrail;
 import rolepolicy.generate.DatasetGenerator;
@@ -160,11 +159,11 @@ public final class GenerateCommand implements Callable<Integer> {
     Map<String, DatabasePolicies> policies =
         new PolicyAssigner(ruleBase)
             .assign(schemas, overrideList, overridesSource);
-    SqliteRunner runner = databaseFolder() == null ? null : new SqliteRunner(databaseFolder(), query.timeout);
+    SameResult runner = databaseFolder() == null ? null : new SameResult(databaseFolder(), query.timeout);
     DatasetGenerator generator =
         new DatasetGenerator(
             new QuestionGenerator(new QuestionEngine(ruleBase), schemas, policies, factSource,
-                runner == null ? ResultCheck.NONE : ResultMatch.sameResult(runner)),
+                runner == null ? ResultCheck.NONE : runner),
             threads == null ? defaultThreads() : threads);
 
     List<SplitSummary> summaries = new ArrayList<>();

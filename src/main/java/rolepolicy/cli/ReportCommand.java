@@ -56,7 +56,7 @@ public final class ReportCommand implements Callable<Integer>, Writes {
       names = "--profiles",
       paramLabel = "LIST",
       split = ",",
-      description = "Also the datasets of these profiles, DATA/<profile> (as generate --profile writes them): Q1-Q5 side by side.")
+      description = "Also the datasets of these profiles, DATA/<profile> (as generate --profile writes them; spec-v1's is DATA): Q1-Q5 side by side.")
   List<String> profiles = List.of();
 
   @Mixin ForceOption force;
@@ -68,7 +68,7 @@ public final class ReportCommand implements Callable<Integer>, Writes {
     // the other profiles' datasets are read first: a missing one stops the run before anything is written
     java.util.Map<String, QaFigures> byProfile = new java.util.LinkedHashMap<>();
     for (String profile : profiles) {
-      Path folder = data.resolve(profile);
+      Path folder = profile.equals(rolepolicy.engine.RuleSet.DEFAULT_PROFILE) ? data : data.resolve(profile);
       if (!java.nio.file.Files.isDirectory(folder)) {
         throw new rolepolicy.io.InputException(folder + ": no dataset of profile " + profile
             + " (generate --profile " + profile + " writes it there by default)");

@@ -83,8 +83,9 @@ public final class PolicyLoop {
     List<Object> withdrawn = new ArrayList<>();
     Round round = original;
     while (round.decision() instanceof RewriteStep step) {
-      if (steps.size() == ROUND_LIMIT) {
-        throw new IllegalStateException("the rewrite rules did not stop after " + ROUND_LIMIT + " steps");
+      if (steps.size() + withdrawn.size() >= ROUND_LIMIT) {
+        throw new IllegalStateException("the rewrite rules did not stop after " + ROUND_LIMIT
+            + " steps (" + withdrawn.size() + " of them withdrawn)");
       }
       QuerySource next;
       try {

@@ -28,9 +28,10 @@ public record RuleSet(Path folder, String profile) {
   public static final String DEFAULT_PROFILE = "spec-v1";
 
   private static final String PROPERTIES = "profile.properties";
+  private static final String NAME = "[a-z0-9][a-z0-9-]*";
 
   public RuleSet {
-    if (profile == null || !profile.matches("[a-z0-9][a-z0-9-]*")) {
+    if (profile == null || !profile.matches(NAME)) {
       throw new InputException(
           "profile '" + profile + "': a profile is named by lower-case letters, digits and '-'");
     }
@@ -95,12 +96,17 @@ public record RuleSet(Path folder, String profile) {
       Path own = folder.resolve("profiles").resolve(name);
       if (!Files.isDirectory(own)) {
         throw new InputException(
-            own + ": profile '" + name + "' not found (profiles here: "
-                + String.join(", ", profiles(folder)) + ")");
+            own + ": profile '" + name + "' not found"
+                + (seen.size() > 1 ? " (extended by '" + seen.get(seen.size() - 2) + "')" : "")
+                + " (profiles here: " + String.join(", ", profiles(folder)) + ")");
       }
       chain.add(0, own);
       String base = properties(own).getProperty("extends");
       name = base == null || base.isBlank() ? null : base.strip();
+      if (name != null && !name.matches(NAME)) {
+        throw new InputException(own.resolve(PROPERTIES) + ": extends=" + name
+            + ": a profile is named by lower-case letters, digits and '-'");
+      }
     }
     return chain;
   }

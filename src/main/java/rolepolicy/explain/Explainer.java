@@ -35,6 +35,15 @@ public final class Explainer {
    */
   public static Explanation explain(
       String id, Path spider, KieBase rules, List<PolicyOverride> overrides, String overridesSource) {
+    try (rolepolicy.evaluate.SameResult results =
+        new rolepolicy.evaluate.SameResult(spider.resolve("database"), 30)) {
+      return explain(id, spider, rules, overrides, overridesSource, results);
+    }
+  }
+
+  /** As above; {@code results} runs the rewrites that must keep the answer, as generate does. */
+  private static Explanation explain(String id, Path spider, KieBase rules, List<PolicyOverride> overrides,
+      String overridesSource, rolepolicy.engine.ResultCheck results) {
     String split = QuestionLookup.splitOf(id);
     List<String> files = SPLIT_FILES.get(split);
     if (files == null) {
@@ -62,7 +71,7 @@ public final class Explainer {
     Map<String, DatabasePolicies> policies =
         new PolicyAssigner(rules).assign(schemas, overrides, overridesSource);
     QuestionGenerator generator =
-        new QuestionGenerator(new QuestionEngine(rules), schemas, policies);
+        new QuestionGenerator(new QuestionEngine(rules), schemas, policies, QuestionGenerator.Facts.AUTO, results);
     Audit audit = new Audit(true);
     QuestionRecord record = generator.generate(id, question, audit);
     return Explanation.of(record, audit);

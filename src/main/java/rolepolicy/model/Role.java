@@ -57,8 +57,8 @@ public enum Role {
   }
 
   /**
-   * Whether the role is that of a reference in GROUP BY, HAVING or ORDER BY (outside a nested
-   * query), which SPEC §4 leaves unjudged. These references follow SPEC §4's in walk order; under an
+   * Whether the role is that of a reference in GROUP BY, HAVING or ORDER BY (of any query, nested
+   * or not; a nested query's own SELECT items keep SPEC §4's roles), which SPEC §4 leaves unjudged. These references follow SPEC §4's in walk order; under an
    * aggregate they keep this role and carry the aggregate.
    */
   public boolean unjudgedInSpec() {

@@ -44,7 +44,12 @@ public final class AstEdits {
         throw new IllegalArgumentException("the query has " + part);
       }
     }
-    int key = array(sql.deepCopy(), colUnitPath).get(1).asInt();
+    ArrayNode counted = array(sql.deepCopy(), colUnitPath);
+    int itemAggregate = sql.path("select").path(1).path(0).path(0).asInt();
+    if (!((itemAggregate == 3 || counted.get(0).asInt() == 3) && counted.get(2).asBoolean())) {
+      throw new IllegalArgumentException("the one SELECT item is not COUNT(DISTINCT column): " + colUnitPath);
+    }
+    int key = counted.get(1).asInt();
     com.fasterxml.jackson.databind.node.ObjectNode inner = (com.fasterxml.jackson.databind.node.ObjectNode) sql.deepCopy();
     inner.set("select", countStar());
     ArrayNode group = NODES.arrayNode();

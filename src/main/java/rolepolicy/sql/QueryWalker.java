@@ -31,7 +31,7 @@ final class QueryWalker {
   private final Schema schema;
   private final TextPositions positions;
   final List<TextRef> refs = new ArrayList<>();
-  /** References in GROUP BY, HAVING and ORDER BY (outside nested queries); they follow {@link #refs}. */
+  /** References in GROUP BY, HAVING and ORDER BY, of every query at any depth; they follow {@link #refs}. */
   final List<TextRef> clauseRefs = new ArrayList<>();
   /** The scope of each plain query: a set operation's ORDER BY reads its last part's. */
   private final java.util.Map<PlainSelect, QueryScope> scopes = new java.util.IdentityHashMap<>();
@@ -175,7 +175,15 @@ final class QueryWalker {
         for (var order : select.getOrderByElements()) {
           for (Operand operand : ExpressionOperands.of(order.getExpression())) {
             if (operand instanceof Operand.ColumnUse use) {
-              add(use, Role.OrderKey, -1, null, orderScope, true);
+              try {
+                add(use, Role.OrderKey, -1, null, orderScope, true);
+              } catch (SqlAnalysisException e) {
+                if (orderScope == scope) {
+                  throw e;
+                }
+                // a set operation's ORDER BY may name a result column that the last part's tables do
+                // not have: that column's uses are its parts' SELECT items, judged there
+              }
             }
           }
         }

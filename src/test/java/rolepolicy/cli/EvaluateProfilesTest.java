@@ -54,6 +54,17 @@ class EvaluateProfilesTest {
   }
 
   @Test
+  void theFirstProfileMayBeAnyAndSpecV1sDatasetIsFoundWhereGenerateWritesIt() throws Exception {
+    Path out = dir.resolve("results-strict-first");
+    CommandRun run = CommandRun.of("evaluate", "--dataset", dataset.resolveSibling("strict").resolve("dev.json").toString(),
+        "--pred", TestData.spiderDir().resolveSibling("spider-predictions").resolve("codes-7b-dev.txt").toString(),
+        "--profile", "strict,spec-v1", "--out", out.toString(), "--no-cache");
+    assertEquals(0, run.code(), run.err());
+    assertEquals(dataset.toString(), new ObjectMapper().readTree(out.resolve("spec-v1/metrics.json").toFile())
+        .get("dataset").asText());
+  }
+
+  @Test
   void aProfileWithoutItsDatasetIsNamedWithWhereItWasLookedFor() {
     CommandRun run = CommandRun.of("evaluate", "--dataset", dataset.toString(), "--pred",
         TestData.spiderDir().resolveSibling("spider-predictions").resolve("codes-7b-dev.txt").toString(),

@@ -78,6 +78,19 @@ class RuleSetTest {
   }
 
   @Test
+  void aProfileExtendsOnlyAProfileByItsName() throws Exception {
+    file("profiles/x/x.drl");
+    Files.writeString(dir.resolve("profiles/x/profile.properties"), "extends=../elsewhere\n");
+    InputException e = assertThrows(InputException.class, () -> files("x"));
+    assertEquals(dir.resolve("profiles/x/profile.properties")
+        + ": extends=../elsewhere: a profile is named by lower-case letters, digits and '-'", e.getMessage());
+    Files.writeString(dir.resolve("profiles/x/profile.properties"), "extends=gone\n");
+    e = assertThrows(InputException.class, () -> files("x"));
+    assertEquals(dir.resolve("profiles").resolve("gone") + ": profile 'gone' not found (extended by 'x') (profiles here: x)",
+        e.getMessage());
+  }
+
+  @Test
   void aProfileNameIsLowerCaseLettersDigitsAndDashes() {
     InputException e = assertThrows(InputException.class, () -> new RuleSet(dir, "../etc"));
     assertEquals("profile '../etc': a profile is named by lower-case letters, digits and '-'", e.getMessage());

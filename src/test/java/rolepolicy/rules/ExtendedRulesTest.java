@@ -89,6 +89,15 @@ class ExtendedRulesTest {
   }
 
   @Test
+  void explainRunsTheRewritesOnTheDatabaseAsGenerateDoes() {
+    rolepolicy.cli.CommandRun run = rolepolicy.cli.CommandRun.of("explain", "dev_0306", "--spider",
+        TestData.spiderDir().toString(), "--profile", "extended");
+    assertEquals(0, run.code(), run.err());
+    assertTrue(run.out().contains(R6_STEP), run.out());
+    assertTrue(run.out().contains("SELECT count(*) FROM (SELECT count(*) FROM"), run.out());
+  }
+
+  @Test
   @DisplayName(R6_STEP)
   void r6CountsGroupsWhereTheDatabaseGivesTheSameResult() {
     PolicyLoop.Outcome outcome = run("cre_Doc_Template_Mgt", "SELECT count(DISTINCT template_id) FROM Documents");

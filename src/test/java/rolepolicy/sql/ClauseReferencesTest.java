@@ -50,6 +50,15 @@ class ClauseReferencesTest {
   }
 
   @Test
+  void aSetOperationsOrderByMayNameAResultColumnTheLastPartLacks() {
+    // name is singer's; the last part reads concert: the result column is judged in the SELECT lists
+    assertEquals(List.of("singer.name SelectExpr 0", "concert.theme SelectExpr 0"),
+        refs("SELECT name FROM singer UNION SELECT theme FROM concert ORDER BY name"));
+    assertEquals(List.of("singer.name SelectExpr 0", "concert.theme SelectExpr 0", "concert.theme OrderKey 0"),
+        refs("SELECT name FROM singer UNION SELECT theme FROM concert ORDER BY theme"));
+  }
+
+  @Test
   void countStarIsNoReferenceInAnyClause() {
     assertEquals(List.of("singer.country SelectExpr 0", "singer.country GroupKey 0"),
         refs("SELECT country FROM singer GROUP BY country HAVING count(*) > 1 ORDER BY count(*) DESC"));
