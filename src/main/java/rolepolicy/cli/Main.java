@@ -39,6 +39,7 @@ public final class Main {
       CompareCommand.class,
       DiffCommand.class,
       ExplainCommand.class,
+      DecideCommand.class,
       RunCommand.class,
       BenchRunCommand.class,
       PredictionsCommand.class,

@@ -34,6 +34,18 @@ public final class PolicyAssigner {
    */
   public Map<String, DatabasePolicies> assign(
       Map<String, Schema> schemas, List<PolicyOverride> overrides, String overridesSource) {
+    return assign(schemas, overrides, overridesSource, List.of());
+  }
+
+  /**
+   * The policies of every database, with facts the policy rules read beside the columns (a
+   * profile's inputs: the grants profile's {@code Grant} and {@code GrantRole}).
+   */
+  public Map<String, DatabasePolicies> assign(
+      Map<String, Schema> schemas,
+      List<PolicyOverride> overrides,
+      String overridesSource,
+      List<?> policyFacts) {
     List<String> problems = java.util.Collections.synchronizedList(new ArrayList<>());
     Map<String, List<PolicyOverride>> byDb = new HashMap<>();
     Map<String, PolicyOverride> seen = new HashMap<>();
@@ -54,7 +66,7 @@ public final class PolicyAssigner {
       List<Future<DatabasePolicies>> assigned = new ArrayList<>();
       for (Schema schema : schemas.values()) {
         List<PolicyOverride> own = byDb.getOrDefault(schema.dbId(), List.of());
-        assigned.add(pool.submit(() -> assign(schema, own, problems)));
+        assigned.add(pool.submit(() -> assign(schema, own, policyFacts, problems)));
       }
       for (Future<DatabasePolicies> db : assigned) {
         DatabasePolicies policies = done(db);
@@ -93,9 +105,10 @@ public final class PolicyAssigner {
   }
 
   private DatabasePolicies assign(
-      Schema schema, List<PolicyOverride> overrides, List<String> problems) {
+      Schema schema, List<PolicyOverride> overrides, List<?> policyFacts, List<String> problems) {
     List<Object> facts = new ArrayList<>(schema.realColumns());
     facts.addAll(overrides);
+    facts.addAll(policyFacts);
     RuleLimits.subject("database " + schema.dbId());
     List<Object> after;
     try {

@@ -13,7 +13,9 @@ import rolepolicy.model.NegativeSearch;
 import rolepolicy.model.PolicedColumn;
 import rolepolicy.model.QueryFacts;
 import rolepolicy.model.QueryViolation;
+import rolepolicy.model.ReadViolation;
 import rolepolicy.model.RewriteRound;
+import rolepolicy.model.StarRead;
 import rolepolicy.model.TableRead;
 import rolepolicy.model.Violation;
 
@@ -41,6 +43,7 @@ public final class QuestionEngine {
       Audit audit,
       String stage) {
     List<Object> facts = queryFacts(query.refs(), query.tables(), policies);
+    facts.addAll(starsRead(query.starTables()));
     facts.add(query.shape());
     facts.addAll(query.fromTables());
     facts.addAll(query.selectItems());
@@ -80,6 +83,7 @@ public final class QuestionEngine {
       String stage) {
     List<Object> facts = new ArrayList<>(query.refs());
     facts.addAll(tablesRead(query.tables()));
+    facts.addAll(starsRead(query.starTables()));
     facts.addAll(columns);
     facts.add(query.shape());
     facts.add(new RewriteRound(step));
@@ -89,11 +93,13 @@ public final class QuestionEngine {
 
   /**
    * What the permission rules make of a query: the violations of its references, in walk order,
-   * and those of the query as a whole ({@code SELECT *}).
+   * those of the query as a whole ({@code SELECT *}), and those of what it reads unnamed (the
+   * columns of a {@code *}, a table read with no column named).
    */
-  public record Judgement(List<Violation> violations, List<QueryViolation> queryViolations) {
+  public record Judgement(
+      List<Violation> violations, List<QueryViolation> queryViolations, List<ReadViolation> readViolations) {
     public boolean compliant() {
-      return violations.isEmpty() && queryViolations.isEmpty();
+      return violations.isEmpty() && queryViolations.isEmpty() && readViolations.isEmpty();
     }
   }
 
@@ -101,12 +107,16 @@ public final class QuestionEngine {
   public Judgement judge(QueryFacts query, List<PolicedColumn> columns, Audit audit, String stage) {
     List<Object> facts = new ArrayList<>(query.refs());
     facts.addAll(tablesRead(query.tables()));
+    facts.addAll(starsRead(query.starTables()));
     facts.addAll(columns);
     facts.add(query.shape());
     List<Object> after = sessions.fire(facts, audit, stage);
     List<QueryViolation> whole = Sessions.only(after, QueryViolation.class);
     whole.sort(Comparator.comparing(QueryViolation::reason));
-    return new Judgement(inWalkOrder(Sessions.only(after, Violation.class)), List.copyOf(whole));
+    List<ReadViolation> reads = Sessions.only(after, ReadViolation.class);
+    reads.sort(READ_ORDER);
+    return new Judgement(
+        inWalkOrder(Sessions.only(after, Violation.class)), List.copyOf(whole), List.copyOf(reads));
   }
 
   /** The violations of a list of references (permission rules only). */
@@ -130,6 +140,17 @@ public final class QuestionEngine {
     facts.addAll(tablesRead(tables));
     facts.addAll(policies.policed(touchedTables(refs, tables)));
     return facts;
+  }
+
+  /** Read violations by table, then column (a whole table first), then reason. */
+  private static final Comparator<ReadViolation> READ_ORDER =
+      Comparator.comparing(ReadViolation::table)
+          .thenComparing(ReadViolation::column, Comparator.nullsFirst(Comparator.naturalOrder()))
+          .thenComparing(ReadViolation::reason);
+
+  /** A fact for every schema table whose every column a {@code *} reads. */
+  private static List<StarRead> starsRead(List<String> tables) {
+    return tables.stream().map(t -> new StarRead(t.toLowerCase(java.util.Locale.ROOT))).distinct().toList();
   }
 
   /** A fact for every schema table the query reads. */

@@ -12,6 +12,7 @@ import java.util.List;
  * @param fromTables the tables of the top-level FROM, in FROM order
  * @param selectItems the top-level SELECT items
  * @param tables every table the query reads, at any depth, in first-seen order
+ * @param starTables the tables whose every column a {@code *} reads, at any depth, in first-seen order
  */
 public record QueryFacts(
     List<ColumnRef> refs,
@@ -19,4 +20,5 @@ public record QueryFacts(
     List<String> problems,
     List<FromTable> fromTables,
     List<SelectItem> selectItems,
-    List<String> tables) {}
+    List<String> tables,
+    List<String> starTables) {}

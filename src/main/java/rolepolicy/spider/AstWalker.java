@@ -48,7 +48,8 @@ public final class AstWalker {
         List.copyOf(walk.problems),
         List.copyOf(walk.fromTables),
         List.copyOf(walk.selectItems),
-        List.copyOf(walk.tables));
+        List.copyOf(walk.tables),
+        List.copyOf(walk.starTables));
   }
 
   private static final class MalformedAst extends RuntimeException {
@@ -65,16 +66,25 @@ public final class AstWalker {
     final List<FromTable> fromTables = new ArrayList<>();
     final List<SelectItem> selectItems = new ArrayList<>();
     final Set<String> tables = new LinkedHashSet<>();
+    /** The tables whose every column a {@code *} reads: the schema tables of its query's FROM. */
+    final Set<String> starTables = new LinkedHashSet<>();
     boolean selectStar;
     boolean setOperation;
 
     /** predicateRole is the role of a query that is a condition operand, else null. */
     void query(JsonNode sql, String path, Role predicateRole, boolean topLevel) {
       object(sql, path);
+      boolean starBefore = selectStar;
+      selectStar = false;
       select(field(sql, "select", path), path + "/select", predicateRole, topLevel);
+      boolean star = selectStar;
+      selectStar |= starBefore;
       JsonNode from = object(field(sql, "from", path), path + "/from");
       conditions(field(from, "conds", path + "/from"), path + "/from/conds", Role.JoinCond, Role.JoinCond);
-      tableUnits(field(from, "table_units", path + "/from"), path + "/from/table_units", topLevel);
+      List<String> read = tableUnits(field(from, "table_units", path + "/from"), path + "/from/table_units", topLevel);
+      if (star) {
+        starTables.addAll(read);
+      }
       conditions(field(sql, "where", path), path + "/where", Role.WherePred, Role.WherePred);
       groupBy(sql.get("groupBy"), path + "/groupBy");
       conditions(field(sql, "having", path), path + "/having", Role.WherePred, Role.HavingPred);
@@ -203,8 +213,10 @@ public final class AstWalker {
       }
     }
 
-    void tableUnits(JsonNode units, String path, boolean topLevel) {
+    /** Walks a FROM list; returns the schema tables it names (not those of nested queries). */
+    List<String> tableUnits(JsonNode units, String path, boolean topLevel) {
       array(units, path);
+      List<String> named = new ArrayList<>();
       for (int j = 0; j < units.size(); j++) {
         String unitPath = path + "/" + j;
         JsonNode unit = array(units.get(j), unitPath);
@@ -220,6 +232,7 @@ public final class AstWalker {
           }
           String name = schema.tables().get(table);
           tables.add(name);
+          named.add(name);
           if (topLevel) {
             fromTables.add(new FromTable(name, fromTables.size()));
           }
@@ -227,6 +240,7 @@ public final class AstWalker {
           throw new MalformedAst(unitPath + "/0", "\"table_unit\" or \"sql\"");
         }
       }
+      return named;
     }
 
     int columnId(JsonNode colUnit, String path) {

@@ -212,6 +212,20 @@ final class QueryScope {
                 () -> new SqlAnalysisException("no table or alias " + qualifier + " in FROM")));
   }
 
+  /**
+   * The schema tables whose every column a {@code *} reads: all of this level's schema tables, or
+   * for {@code T.*} the one {@code T} names (none where it names a derived table).
+   */
+  List<String> starTables(String qualifier) {
+    if (qualifier == null) {
+      return entries.stream().filter(e -> !e.derived()).map(Entry::schemaTable).toList();
+    }
+    Entry entry =
+        named(qualifier)
+            .orElseThrow(() -> new SqlAnalysisException("no table or alias " + qualifier + " in FROM"));
+    return entry.derived() ? List.of() : List.of(entry.schemaTable());
+  }
+
   /** The columns of all entries in FROM order ({@code *}). */
   List<String> allColumns() {
     List<String> all = new ArrayList<>();

@@ -41,6 +41,8 @@ final class QueryWalker {
   /** Every schema table the query reads, at any depth, in first-seen order. */
   final Set<String> tables = new java.util.LinkedHashSet<>();
   boolean selectStar;
+  /** The schema tables whose every column a {@code *} reads, at any depth, in first-seen order. */
+  final Set<String> starTables = new java.util.LinkedHashSet<>();
   boolean setOperation;
   int selectListEnd = -1;
 
@@ -211,8 +213,13 @@ final class QueryWalker {
     for (int i = 0; i < items.size(); i++) {
       SelectItem<?> item = items.get(i);
       Expression expression = item.getExpression();
-      if (expression instanceof AllColumns) {
+      if (expression instanceof AllColumns all) {
         selectStar = true;
+        starTables.addAll(
+            scope.starTables(
+                all instanceof net.sf.jsqlparser.statement.select.AllTableColumns table
+                    ? QueryScope.unquote(table.getTable().getName())
+                    : null));
         if (topLevel) {
           selectItems.add(new rolepolicy.model.SelectItem(i, Aggregate.NONE, null, null));
         }

@@ -20,6 +20,7 @@ import rolepolicy.model.QueryFacts;
  * @param orderBy the top-level query, or its set operation, has ORDER BY: its result is ordered
  * @param selectItems the top-level SELECT items, as the AST walker gives them (paths null)
  * @param tables every schema table the query reads, at any depth, in first-seen order
+ * @param starTables the schema tables whose every column a {@code *} reads, at any depth
  */
 public record SqlAnalysis(
     String sql,
@@ -30,13 +31,15 @@ public record SqlAnalysis(
     int selectListEnd,
     boolean orderBy,
     List<SelectItem> selectItems,
-    List<String> tables) {
+    List<String> tables,
+    List<String> starTables) {
 
   public SqlAnalysis {
     refs = List.copyOf(refs);
     fromTables = List.copyOf(fromTables);
     selectItems = List.copyOf(selectItems);
     tables = List.copyOf(tables);
+    starTables = List.copyOf(starTables);
   }
 
   /**
@@ -54,13 +57,14 @@ public record SqlAnalysis(
         List.of(),
         List.copyOf(from),
         selectItems,
-        tables);
+        tables,
+        starTables);
   }
 
   /** The facts of a query whose text could not be analysed: unresolved, with the reason. */
   public static QueryFacts unanalysable(String problem) {
     return new QueryFacts(
-        List.of(), new QueryShape(false, true, false), List.of(problem), List.of(), List.of(), List.of());
+        List.of(), new QueryShape(false, true, false), List.of(problem), List.of(), List.of(), List.of(), List.of());
   }
 
   /** The references as the rules' facts; there is no AST, so paths are null. */

@@ -51,7 +51,8 @@ public final class SqlAnalyzer {
         walker.selectListEnd,
         orderBy(parsed.select()),
         walker.selectItems,
-        List.copyOf(walker.tables));
+        List.copyOf(walker.tables),
+        List.copyOf(walker.starTables));
   }
 
   /**

@@ -87,7 +87,8 @@ final class Query {
         unresolved ? List.of("AST /where/0/2/1/1: column id 99 is out of range") : List.of(),
         List.copyOf(fromTables),
         List.copyOf(items),
-        List.copyOf(tables));
+        List.copyOf(tables),
+        selectStar ? List.copyOf(tables) : List.of());
   }
 
   private Query condition(String clause, Role role, String column) {

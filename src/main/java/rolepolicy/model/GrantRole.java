@@ -1,0 +1,8 @@
+package rolepolicy.model;
+
+/**
+ * The role whose privileges the grants profile's rules turn into policies; lower-cased.
+ *
+ * @param name the role
+ */
+public record GrantRole(String name) {}
