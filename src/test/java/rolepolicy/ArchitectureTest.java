@@ -25,7 +25,7 @@ class ArchitectureTest {
       List.of("sql", "db"),
       List.of("engine", "skeleton", "tablescore", "exactmatch"),
       List.of("ports"),
-      List.of("generate", "evaluate", "casebank"),
+      List.of("generate", "evaluate", "casebank", "decide"),
       List.of("report", "run", "interact"),
       List.of("explain", "diff", "compare"),
       List.of("bench"),

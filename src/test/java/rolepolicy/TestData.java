@@ -60,6 +60,13 @@ public final class TestData {
     return dir;
   }
 
+  /** Spider-AC's part (Role-Conditioned Refusals, ../shared/rcr); a missing one fails the test. */
+  public static Path rcrFile() {
+    Path file = Path.of(System.getProperty("rcr.file", "../shared/rcr/spider-ac-part.jsonl.gz"));
+    assertTrue(Files.isRegularFile(file), "Spider-AC data not found at " + file.toAbsolutePath());
+    return file;
+  }
+
   /** UDA-Bench's Query folder; a missing one fails the test rather than skipping it. */
   public static Path udaDir() {
     Path dir = Path.of(System.getProperty("uda.dir", "../shared/uda-bench/Query"));

@@ -55,6 +55,10 @@ class CleanExitIT {
     copyTree(TestData.udaDir().resolve("Art"), in.resolve("uda/Art"));
     copyTree(TestData.kaggleDir().resolve("databases"), in.resolve("kaggle-db"));
     copyTree(TestData.spiderDir().resolve("database/concert_singer"), in.resolve("spider-db/concert_singer"));
+    try (java.io.InputStream rcr = new java.util.zip.GZIPInputStream(Files.newInputStream(TestData.rcrFile()))) {
+      Files.write(in.resolve("rcr.jsonl"), new String(rcr.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+          .lines().limit(40).map(l -> l + "\n").collect(java.util.stream.Collectors.joining()).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
     Path sphinteract = TestData.spiderDir().resolveSibling("sphinteract");
     Files.createDirectories(in.resolve("sphinteract"));
     Files.copy(sphinteract.resolve("kaggledbqa_208_test_order.json"), in.resolve("sphinteract/order.json"));
@@ -110,6 +114,7 @@ class CleanExitIT {
       case "compare" -> List.of(in("evalA"), in("evalB"), "--resamples", "10", "--out", out.toString());
       case "diff" -> List.of(in("data"), in("data"), "--out", out.toString());
       case "explain" -> List.of("dev_0001", "--spider", in("spider"));
+      case "decide" -> List.of(in("rcr.jsonl"), "--out", out.toString());
       case "run" -> List.of("--llm-url", model.baseUrl(), "--llm-model", "stand-in", "--dataset", dev, "--tables", tables,
           "--bank", in("bank"), "--limit", "10", "--out", out.toString());
       case "bench-run" -> List.of("--dataset", dev, "--tables", tables, "--bank", in("bank"), "--repeats", "1", "--limit", "5");

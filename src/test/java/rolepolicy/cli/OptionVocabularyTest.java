@@ -45,7 +45,7 @@ class OptionVocabularyTest {
       new Term("--db", "DIR", null, DatabasesOption.class, Map.of("bench-evaluate", "../shared/spider/database")),
       new Term("--spider", "DIR", "data/spider", SpiderOption.class, Map.of("bench", REQUIRED, "bench-facts", "../shared/spider")),
       new Term("--rules", "DIR", "rules", RulesOption.class, Map.of()),
-      new Term("--profile", "NAME", "spec-v1", RulesOption.class, Map.of()),
+      new Term("--profile", "NAME", "spec-v1", RulesOption.class, Map.of("decide", "grants")),
       new Term("--rule-firings", "N", "100000", RulesOption.class, Map.of()),
       new Term("--rule-timeout", "SECONDS", "60", RulesOption.class, Map.of()),
       new Term("--force", "", null, ForceOption.class, Map.of()),
@@ -99,7 +99,22 @@ class OptionVocabularyTest {
 
   /** The default value, else {@code required} for an option that must be given (outside an option group), else none. */
   private static String defaultOf(OptionSpec option) {
+    String provided = provided(option);
+    if (provided != null) {
+      return provided;
+    }
     return option.defaultValue() != null ? option.defaultValue() : option.required() && option.group() == null ? REQUIRED : "none";
+  }
+
+  /** The default a command's default-value provider gives (it comes before the annotation's), or null. */
+  private static String provided(OptionSpec option) {
+    picocli.CommandLine.IDefaultValueProvider provider =
+        option.command() == null ? null : option.command().defaultValueProvider();
+    try {
+      return provider == null ? null : provider.defaultValue(option);
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   @Test

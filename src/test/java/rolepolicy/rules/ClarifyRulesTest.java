@@ -292,7 +292,7 @@ class ClarifyRulesTest {
     var refs = List.of(new rolepolicy.model.ColumnRef(0, "singer.name", rolepolicy.model.Role.SelectExpr, rolepolicy.model.Aggregate.NONE, 0, null, null));
     var columns = TestData.autoPolicies().get("concert_singer").policed(List.of("singer"));
     List<Object> facts = TestData.engine().fireRound(
-        new rolepolicy.model.QueryFacts(refs, new QueryShape(false, false, false), List.of(), List.of(), List.of(), List.of()),
+        new rolepolicy.model.QueryFacts(refs, new QueryShape(false, false, false), List.of(), List.of(), List.of(), List.of(), List.of()),
         columns, 0, List.of(), null, "t");
     assertTrue(facts.stream().noneMatch(f -> f instanceof ClarificationQuestion || f instanceof ClarificationOption), facts.toString());
   }

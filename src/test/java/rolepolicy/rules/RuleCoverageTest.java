@@ -33,7 +33,10 @@ class RuleCoverageTest {
     "profiles/extended/count-rows.drl, ExtendedRulesTest",
     "profiles/analyst/layer.drl, TierRulesTest",
     "profiles/internal/layer.drl, TierRulesTest",
-    "profiles/external/layer.drl, TierRulesTest"
+    "profiles/external/layer.drl, TierRulesTest",
+    "profiles/grants/policy.drl, GrantsRulesTest",
+    "profiles/grants/permissions.drl, GrantsRulesTest",
+    "profiles/grants/reads.drl, GrantsRulesTest"
   })
   void everyRuleHasOneTestNamedAfterIt(String file, String testClass) throws Exception {
     List<String> rules = new ArrayList<>();
@@ -59,6 +62,7 @@ class RuleCoverageTest {
       assertEquals(
           List.of("clarify.drl", "negatives.drl", "overrides.drl", "policy.drl",
               "profiles/analyst/layer.drl", "profiles/extended/count-rows.drl", "profiles/external/layer.drl",
+              "profiles/grants/permissions.drl", "profiles/grants/policy.drl", "profiles/grants/reads.drl",
               "profiles/internal/layer.drl",
               "profiles/spec-v1/permissions.drl", "profiles/strict/clauses.drl", "profiles/strict/permissions.drl",
               "review.drl", "rewrites.drl"),

@@ -53,7 +53,8 @@ class RuleMutationTest {
       "rolepolicy.rules.ReviewRulesTest",
       "rolepolicy.rules.StrictRulesTest",
       "rolepolicy.rules.TierRulesTest",
-      "rolepolicy.rules.ExtendedRulesTest");
+      "rolepolicy.rules.ExtendedRulesTest",
+      "rolepolicy.rules.GrantsRulesTest");
 
   enum Verdict { CAUGHT, MISSED, EQUIVALENT, INVALID }
 

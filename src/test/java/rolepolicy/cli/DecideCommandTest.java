@@ -1,0 +1,76 @@
+package rolepolicy.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import rolepolicy.Golden;
+import rolepolicy.TestData;
+import rolepolicy.decide.AccessRecord;
+import rolepolicy.decide.AccessRecords;
+import rolepolicy.io.DatasetWriter;
+
+/** decide on Spider-AC's part: every record's decision is PostgreSQL's, and bad records are named. */
+class DecideCommandTest {
+  @TempDir Path dir;
+
+  @Test
+  void everyDecisionOfSpiderAcsPartIsPostgresqls() throws Exception {
+    CommandRun run = CommandRun.of("decide", TestData.rcrFile().toString(), "--out", dir.toString());
+    assertEquals(0, run.code(), run.err());
+    assertTrue(run.out().contains("agreement with ground_truth_label: 6,904 of 6,904 (100.00 %)"), run.out());
+    List<AccessRecord> records = AccessRecords.read(TestData.rcrFile());
+    List<String> lines = Files.readAllLines(dir.resolve("decisions.jsonl"), StandardCharsets.UTF_8);
+    assertEquals(records.size(), lines.size());
+    Map<String, Integer> byRule = new TreeMap<>();
+    for (int i = 0; i < lines.size(); i++) {
+      JsonNode d = DatasetWriter.JSON.readTree(lines.get(i));
+      AccessRecord r = records.get(i);
+      assertEquals(r.line(), d.get("line").asInt());
+      assertEquals(r.labelDecision(), d.get("decision").asText(), lines.get(i));
+      byRule.merge(d.get("decision").asText() + " " + d.get("rule").asText("-"), 1, Integer::sum);
+    }
+    StringBuilder golden = new StringBuilder("decisions by rule:\n");
+    byRule.forEach((rule, n) -> golden.append(n).append('\t').append(rule).append('\n'));
+    golden.append("first 12 lines:\n");
+    lines.stream().limit(12).forEach(l -> golden.append(l).append('\n'));
+    Golden.check(Path.of("src/test/resources/golden/decide-spider-ac.txt"), golden.toString(), "decide's decisions");
+  }
+
+  @Test
+  void aRecordThatCannotBeReadIsNamedByFileAndLine() throws Exception {
+    Path bad = dir.resolve("bad.jsonl");
+    String good = "{\"db_id\":\"d\",\"user\":\"User_1\",\"query\":\"SELECT a FROM t\",\"access_policy_sql\":"
+        + "\"GRANT USAGE ON SCHEMA d TO d_User_1; GRANT SELECT (a) ON d.t TO d_User_1\",\"schema_ddl\":"
+        + "\"CREATE TABLE t (a text, b text);\",\"ground_truth_label\":\"[]\"}";
+    Files.writeString(bad, good + "\n{\"db_id\": 3}\n");
+    CommandRun notJson = CommandRun.of("decide", bad.toString(), "--out", dir.resolve("out").toString());
+    assertEquals(Main.BAD_INPUT, notJson.code());
+    assertTrue(notJson.err().contains("bad.jsonl:2: field 'db_id' is missing or not a string"), notJson.err());
+    assertFalse(Files.exists(dir.resolve("out/decisions.jsonl")));
+
+    Files.writeString(bad, good + "\n" + good.replace("GRANT SELECT (a)", "GRANT SELECT (a") + "\n");
+    CommandRun grant = CommandRun.of("decide", bad.toString(), "--out", dir.resolve("out").toString());
+    assertEquals(Main.BAD_INPUT, grant.code());
+    assertTrue(grant.err().contains("bad.jsonl:2 (access_policy_sql):1: expected ), found 'ON'"), grant.err());
+
+    Files.writeString(bad, good.replace("SELECT a FROM t", "SELECT c FROM t") + "\n");
+    CommandRun query = CommandRun.of("decide", bad.toString(), "--out", dir.resolve("out").toString());
+    assertEquals(Main.BAD_INPUT, query.code());
+    assertTrue(query.err().contains("bad.jsonl:1: query: cannot resolve column c"), query.err());
+
+    Files.writeString(bad, good + "\n");
+    CommandRun ok = CommandRun.of("decide", bad.toString(), "--out", dir.resolve("out").toString());
+    assertEquals(0, ok.code(), ok.err());
+    assertTrue(ok.out().contains("agreement with ground_truth_label: 1 of 1 (100.00 %)"), ok.out());
+  }
+}
