@@ -40,7 +40,8 @@ public final class ExplainCommand implements Callable<Integer> {
     PrintWriter stdout = spec.commandLine().getOut();
     Explanation explanation =
         Explainer.explain(
-            id, spiderFolder.spider, RuleBase.load(policy.ruleSet()), policy.readOverrides(), policy.overridesSource());
+            id, spiderFolder.spider, RuleBase.load(policy.ruleSet()), policy.readOverrides(), policy.overridesSource(),
+            policy.policyFacts());
     if (json) {
       stdout.print(DatasetWriter.pretty().writeValueAsString(explanation) + "\n");
     } else {

@@ -158,7 +158,7 @@ public final class GenerateCommand implements Callable<Integer> {
     double ruleSeconds = (System.nanoTime() - start) / 1e9;
     Map<String, DatabasePolicies> policies =
         new PolicyAssigner(ruleBase)
-            .assign(schemas, overrideList, overridesSource);
+            .assign(schemas, overrideList, overridesSource, policy.policyFacts());
     SameResult runner = databaseFolder() == null ? null : new SameResult(databaseFolder(), query.timeout);
     DatasetGenerator generator =
         new DatasetGenerator(

@@ -40,6 +40,7 @@ public final class Main {
       DiffCommand.class,
       ExplainCommand.class,
       DecideCommand.class,
+      ExportGrantsCommand.class,
       RunCommand.class,
       BenchRunCommand.class,
       PredictionsCommand.class,

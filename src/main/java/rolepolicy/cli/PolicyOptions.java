@@ -1,16 +1,83 @@
 package rolepolicy.cli;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import picocli.CommandLine.Option;
+import rolepolicy.db.Postgres;
+import rolepolicy.db.PostgresGrants;
+import rolepolicy.model.Grant;
+import rolepolicy.model.GrantRole;
 import rolepolicy.model.PolicyOverride;
+import rolepolicy.sql.GrantStatements;
+import rolepolicy.sql.SqlAnalysisException;
 import rolepolicy.io.InputException;
 import rolepolicy.spider.OverridesReader;
 
-/** The options that choose the rule files and the policy overrides (generate, review, explain, bench). */
+/**
+ * The options that choose the rule files, the policy overrides and the grants profile's GRANT
+ * statements (generate, review, explain, bench).
+ */
 final class PolicyOptions extends RulesOption {
   static final Path DEFAULT_OVERRIDES = Path.of("data", "overrides.json");
+
+  @Option(names = "--grants", paramLabel = "FILE",
+      description = "GRANT statements whose privileges for --grant-role are the policies (profile grants; docs/profiles.md).")
+  Path grants;
+
+  @Option(names = "--grants-from", paramLabel = "JDBC_URL",
+      description = "A live PostgreSQL whose privileges for --grant-role are the policies (profile grants), e.g. jdbc:postgresql://localhost:5432/db?user=NAME.")
+  String grantsFrom;
+
+  @Option(names = "--grant-role", paramLabel = "ROLE", description = "The role whose privileges --grants or --grants-from reads.")
+  String grantRole;
+
+  /** The facts the policy rules read beside the columns: the grants of --grant-role, if given. */
+  List<Object> policyFacts() {
+    if (grants != null && grantsFrom != null) {
+      throw new InputException("give --grants or --grants-from, not both");
+    }
+    boolean given = grants != null || grantsFrom != null;
+    if (given != (grantRole != null)) {
+      throw new InputException(given ? "--grants and --grants-from need --grant-role ROLE" : "--grant-role needs --grants or --grants-from");
+    }
+    if (!given) {
+      if (profile.equals("grants")) {
+        throw new InputException("profile grants needs --grants FILE or --grants-from JDBC_URL, with --grant-role ROLE");
+      }
+      return List.of();
+    }
+    List<Object> facts = new ArrayList<>(grants != null ? fileGrants() : liveGrants());
+    facts.add(new GrantRole(grantRole.toLowerCase(Locale.ROOT)));
+    return facts;
+  }
+
+  private List<Grant> fileGrants() {
+    if (!Files.isRegularFile(grants)) {
+      throw new InputException(grants + ": file not found (--grants)");
+    }
+    try {
+      return GrantStatements.parse(Files.readString(grants, StandardCharsets.UTF_8), grants.toString());
+    } catch (IOException e) {
+      throw new InputException(grants + ": " + InputException.reason(grants, e), e);
+    } catch (SqlAnalysisException e) {
+      throw new InputException(e.getMessage(), e);
+    }
+  }
+
+  private List<Grant> liveGrants() {
+    try (Connection connection = Postgres.at(grantsFrom).connect()) {
+      return PostgresGrants.read(connection, grantRole, grantsFrom);
+    } catch (SQLException e) {
+      throw new InputException(grantsFrom + ": cannot read the privileges of " + grantRole + ": " + e.getMessage(), e);
+    }
+  }
 
   @Option(
       names = "--overrides",
@@ -18,10 +85,14 @@ final class PolicyOptions extends RulesOption {
       description = "Policy overrides (default: data/overrides.json, Spider's, when it exists; none with --tables).")
   Path overrides;
 
-  /** The overrides file in force: the one given (it must exist), else the default if present, else null. */
+  /**
+   * The overrides file in force: the one given (it must exist), else the default if present (not
+   * with GRANT statements: the privileges are the policies), else null.
+   */
   Path overridesFile() {
     if (overrides == null) {
-      return Files.isRegularFile(DEFAULT_OVERRIDES) ? DEFAULT_OVERRIDES : null;
+      boolean grantsGiven = grants != null || grantsFrom != null;
+      return !grantsGiven && Files.isRegularFile(DEFAULT_OVERRIDES) ? DEFAULT_OVERRIDES : null;
     }
     if (!Files.isRegularFile(overrides)) {
       throw new InputException(overrides + ": file not found");

@@ -98,7 +98,7 @@ public final class ReviewCommand implements Callable<Integer> {
     Path overridesFile = overridesGiven ? policy.overridesFile() : null;
     KieBase rules = RuleBase.load(policy.ruleSet());
     Map<String, DatabasePolicies> policies =
-        new PolicyAssigner(rules).assign(schemas, overrideList, overridesSource);
+        new PolicyAssigner(rules).assign(schemas, overrideList, overridesSource, policy.policyFacts());
     review = new PolicyReview(rules);
 
     for (Schema schema : schemas.values()) {

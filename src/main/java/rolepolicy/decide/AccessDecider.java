@@ -46,7 +46,14 @@ public final class AccessDecider {
         schemas.computeIfAbsent(
             record.dbId() + "\n" + record.schemaDdl(),
             k -> schemaOf(record, where));
-    DatabasePolicies roles = policiesOf(record, schema, where);
+    return decide(record, schema, policiesOf(record, schema, where), where);
+  }
+
+  /**
+   * The decision on a record's query under given policies (a profile's, not the record's GRANTs);
+   * {@code where} names the record in errors.
+   */
+  public AccessDecision decide(AccessRecord record, Schema schema, DatabasePolicies roles, String where) {
     QueryFacts facts;
     try {
       facts = new SqlAnalyzer(schema).analyse(record.query()).facts();

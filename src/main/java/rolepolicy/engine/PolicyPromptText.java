@@ -7,17 +7,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.kie.api.KieBase;
-import org.kie.api.definition.rule.Rule;
-import rolepolicy.io.InputException;
 import rolepolicy.model.Policy;
 import rolepolicy.model.Role;
 
 /**
- * The policy text of a prompt, made from the metadata of a rule base's permission rules: a rule
- * with {@code @forbids} (a policy) and {@code @inRoles} forbids that policy those roles and gives the
- * words {@code @promptText} for its policy's line; a rule with {@code @promptText} alone gives a
- * sentence of its own. (Drools reads a metadata key that names a class, such as {@code @policy},
- * as that class.) Roles no rule judges are named as not checked. Lines and words come in rule order.
+ * The policy text of a prompt, made from the metadata of a rule base's permission rules
+ * ({@link PermissionMetadata}): a rule that forbids a policy gives its words to that policy's line;
+ * a rule with words alone gives a sentence of its own. Roles no rule judges are named as not
+ * checked. Lines and words come in rule order.
  */
 public final class PolicyPromptText {
   private PolicyPromptText() {}
@@ -26,29 +23,12 @@ public final class PolicyPromptText {
     Map<Policy, List<String>> forbids = new EnumMap<>(Policy.class);
     List<String> sentences = new ArrayList<>();
     Set<Role> judged = EnumSet.noneOf(Role.class);
-    for (Rule rule : RuleBase.inOrder(base)) {
-      Map<String, Object> meta = rule.getMetaData();
-      String prompt = text(meta.get("promptText"));
-      String policy = text(meta.get("forbids"));
-      if (prompt == null) {
-        if (policy != null) {
-          throw new InputException(RuleBase.describe(base, rule) + ": @forbids without @promptText");
-        }
-        continue;
-      }
-      if (policy == null) {
-        sentences.add(prompt);
-        continue;
-      }
-      try {
-        forbids.computeIfAbsent(Policy.valueOf(policy), p -> new ArrayList<>()).add(prompt);
-        String roles = text(meta.get("inRoles"));
-        for (String role : (roles == null ? "" : roles).trim().split("\\s+")) {
-          judged.add(Role.valueOf(role));
-        }
-      } catch (IllegalArgumentException e) {
-        throw new InputException(RuleBase.describe(base, rule)
-            + ": @forbids must name a policy and @inRoles the roles it judges (" + e.getMessage() + ")");
+    for (PermissionMetadata.Statement statement : PermissionMetadata.of(base)) {
+      if (statement.forbids() == null) {
+        sentences.add(statement.promptText());
+      } else {
+        forbids.computeIfAbsent(statement.forbids(), p -> new ArrayList<>()).add(statement.promptText());
+        judged.addAll(statement.roles());
       }
     }
     StringBuilder out = new StringBuilder("Every column has one usage policy:\n");
@@ -69,10 +49,6 @@ public final class PolicyPromptText {
     }
     sentences.forEach(s -> out.append(s).append('\n'));
     return out.toString().strip();
-  }
-
-  private static String text(Object value) {
-    return value == null ? null : value.toString().replaceAll("^\"|\"$", "");
   }
 
   /** "a", "a and b", "a, b and c". */

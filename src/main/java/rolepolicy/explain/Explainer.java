@@ -31,19 +31,20 @@ public final class Explainer {
 
   /**
    * Explains question {@code id} ({@code dev_0003}) of the Spider folder {@code spider}, with the
-   * policies of {@code rules} and {@code overrides}.
+   * policies of {@code rules} and {@code overrides}; {@code policyFacts} are facts the policy rules
+   * read beside the columns (the grants profile's GRANTs).
    */
-  public static Explanation explain(
-      String id, Path spider, KieBase rules, List<PolicyOverride> overrides, String overridesSource) {
+  public static Explanation explain(String id, Path spider, KieBase rules, List<PolicyOverride> overrides,
+      String overridesSource, List<?> policyFacts) {
     try (rolepolicy.evaluate.SameResult results =
         new rolepolicy.evaluate.SameResult(spider.resolve("database"), 30)) {
-      return explain(id, spider, rules, overrides, overridesSource, results);
+      return explain(id, spider, rules, overrides, overridesSource, policyFacts, results);
     }
   }
 
   /** As above; {@code results} runs the rewrites that must keep the answer, as generate does. */
   private static Explanation explain(String id, Path spider, KieBase rules, List<PolicyOverride> overrides,
-      String overridesSource, rolepolicy.engine.ResultCheck results) {
+      String overridesSource, List<?> policyFacts, rolepolicy.engine.ResultCheck results) {
     String split = QuestionLookup.splitOf(id);
     List<String> files = SPLIT_FILES.get(split);
     if (files == null) {
@@ -69,7 +70,7 @@ public final class Explainer {
       throw new InputException(questions + ": " + id + ": unknown db_id '" + question.dbId() + "'");
     }
     Map<String, DatabasePolicies> policies =
-        new PolicyAssigner(rules).assign(schemas, overrides, overridesSource);
+        new PolicyAssigner(rules).assign(schemas, overrides, overridesSource, policyFacts);
     QuestionGenerator generator =
         new QuestionGenerator(new QuestionEngine(rules), schemas, policies, QuestionGenerator.Facts.AUTO, results);
     Audit audit = new Audit(true);

@@ -19,31 +19,36 @@ final class PaperUsers {
 
   private PaperUsers() {}
 
-  /** Each user's GRANT statements, by user, in the paper's form ({@code ;}-separated). */
+  /** Each user's GRANT statements, by user, in the paper's form ({@code ;}-separated), to role {@code <db>_<user>}. */
   static Map<String, String> grants(Schema schema) {
+    return grants(schema, user -> role(schema.dbId(), user));
+  }
+
+  /** As above, each user's statements granting to the role {@code roleOf} names. */
+  static Map<String, String> grants(Schema schema, java.util.function.UnaryOperator<String> roleOf) {
     Random random = new Random(schema.dbId().hashCode() * 31L + 7);
     String db = schema.dbId();
     List<String> tables = schema.tables();
     Map<String, String> users = new LinkedHashMap<>();
-    StringBuilder one = usage(db, "User_1");
-    one.append("GRANT SELECT ON ALL TABLES IN SCHEMA ").append(db).append(" TO ").append(role(db, "User_1")).append(";\n");
+    StringBuilder one = usage(db, roleOf.apply("User_1"));
+    one.append("GRANT SELECT ON ALL TABLES IN SCHEMA ").append(db).append(" TO ").append(roleOf.apply("User_1")).append(";\n");
     users.put("User_1", one.toString());
 
-    StringBuilder two = usage(db, "User_2");
+    StringBuilder two = usage(db, roleOf.apply("User_2"));
     for (String table : some(tables, (tables.size() + 1) / 2, random)) {
-      two.append("GRANT SELECT ON ").append(db).append('.').append(quoted(table)).append(" TO ").append(role(db, "User_2")).append(";\n");
+      two.append("GRANT SELECT ON ").append(db).append('.').append(quoted(table)).append(" TO ").append(roleOf.apply("User_2")).append(";\n");
     }
     users.put("User_2", two.toString());
 
-    StringBuilder three = usage(db, "User_3");
+    StringBuilder three = usage(db, roleOf.apply("User_3"));
     for (String table : tables) {
-      columns(three, db, table, schema, "User_3", 2, random);
+      columns(three, db, table, schema, roleOf.apply("User_3"), 2, random);
     }
     users.put("User_3", three.toString());
 
-    StringBuilder four = usage(db, "User_4");
+    StringBuilder four = usage(db, roleOf.apply("User_4"));
     for (String table : some(tables, Math.max(1, tables.size() / 3), random)) {
-      columns(four, db, table, schema, "User_4", 3, random);
+      columns(four, db, table, schema, roleOf.apply("User_4"), 3, random);
     }
     users.put("User_4", four.toString());
     return users;
@@ -58,17 +63,17 @@ final class PaperUsers {
     return db + "_" + user;
   }
 
-  private static StringBuilder usage(String db, String user) {
-    return new StringBuilder("GRANT USAGE ON SCHEMA " + db + " TO " + role(db, user) + ";\n");
+  private static StringBuilder usage(String db, String role) {
+    return new StringBuilder("GRANT USAGE ON SCHEMA " + db + " TO " + role + ";\n");
   }
 
   /** A grant of about one in {@code share} of the table's columns, at least one. */
-  private static void columns(StringBuilder out, String db, String table, Schema schema, String user, int share, Random random) {
+  private static void columns(StringBuilder out, String db, String table, Schema schema, String role, int share, Random random) {
     List<String> names = schema.columnsOf(table).stream().map(SchemaColumn::name).toList();
     List<String> chosen = some(names, Math.max(1, (names.size() + share - 1) / share), random);
     out.append("GRANT SELECT (")
         .append(String.join(", ", chosen.stream().map(PaperUsers::quoted).toList()))
-        .append(") ON ").append(db).append('.').append(quoted(table)).append(" TO ").append(role(db, user)).append(";\n");
+        .append(") ON ").append(db).append('.').append(quoted(table)).append(" TO ").append(role).append(";\n");
   }
 
   /** {@code n} of the items, chosen at random, in their order. */
