@@ -41,6 +41,7 @@ public final class Main {
       ExplainCommand.class,
       DecideCommand.class,
       ExportGrantsCommand.class,
+      BenchDecideCommand.class,
       RunCommand.class,
       BenchRunCommand.class,
       PredictionsCommand.class,

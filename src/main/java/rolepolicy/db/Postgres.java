@@ -25,7 +25,7 @@ public final class Postgres implements AutoCloseable {
     this.url = url;
   }
 
-  /** Starts a PostgreSQL 14 server on a free port of 127.0.0.1. */
+  /** Starts a PostgreSQL server (17, the binaries pom.xml names) on a free port of 127.0.0.1. */
   public static Postgres embedded() {
     try {
       EmbeddedPostgres server = EmbeddedPostgres.builder().setCleanDataDirectory(true).start();

@@ -34,7 +34,7 @@ import rolepolicy.io.DatasetWriter;
 import rolepolicy.spider.Schema;
 
 /**
- * The grants profile's two ways in and its way out, against a real PostgreSQL 14 holding every
+ * The grants profile's two ways in and its way out, against a real PostgreSQL 17 holding every
  * Spider schema: --grants-from reads the same policies as --grants on the statements that made
  * them, and export-grants' statements, applied, give PostgreSQL decisions equal to the profile's.
  */

@@ -28,7 +28,7 @@ import rolepolicy.spider.Schema;
 
 /**
  * PostgreSQL as the referee of the grants profile: every Spider database's schema in a real
- * PostgreSQL 14 (started here), four users per database in the paper's shape ({@link PaperUsers}),
+ * PostgreSQL 17 (started here), four users per database in the paper's shape ({@link PaperUsers}),
  * and every Spider train and dev query PostgreSQL accepts, under each user: PostgreSQL's privilege
  * check (EXPLAIN under SET ROLE) and decide's decision must agree on every pair. A query PostgreSQL
  * rejects for another reason (SQLite syntax, types) is left out and counted by reason; the counts
@@ -134,7 +134,7 @@ class PostgresRefereeIT {
       int queriesLeft = leftOut.values().stream().mapToInt(Integer::intValue).sum();
       StringBuilder report = new StringBuilder();
       report.append(String.format(Locale.ROOT,
-          "Spider train+dev: %,d distinct (database, query) pairs in %d databases; PostgreSQL 14 accepts %,d;"
+          "Spider train+dev: %,d distinct (database, query) pairs in %d databases; PostgreSQL 17 accepts %,d;"
               + " %,d (user, query) pairs compared (PERMIT %,d, DENY %,d); agree on %,d%n",
           pairs.size(), byDb.size(), pairs.size() - queriesLeft, records.size(), records.size() - deny, deny,
           records.size() - disagree.size()));
