@@ -18,7 +18,7 @@ import rolepolicy.db.Postgres;
 import rolepolicy.db.PrivilegeCheck;
 import rolepolicy.decide.AccessDecider;
 import rolepolicy.decide.AccessDecision;
-import rolepolicy.decide.AccessRecord;
+import rolepolicy.spider.AccessRecord;
 import rolepolicy.decide.Decisions;
 import rolepolicy.model.Grant;
 import rolepolicy.spider.Schema;

@@ -10,7 +10,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import rolepolicy.bench.DecideBench;
 import rolepolicy.db.Postgres;
-import rolepolicy.decide.AccessRecords;
+import rolepolicy.spider.AccessRecords;
 import rolepolicy.engine.RuleBase;
 
 /** decide's decisions per second against PostgreSQL's own privilege check, on the same records. */

@@ -28,12 +28,14 @@ import rolepolicy.engine.ResultCheck;
 import rolepolicy.engine.RuleBase;
 import rolepolicy.evaluate.SameResult;
 import rolepolicy.io.AtomicOutput;
+import rolepolicy.generate.AccessTiers;
 import rolepolicy.generate.AuditTrail;
 import rolepolicy.generate.DatasetGenerator;
 import rolepolicy.generate.QuestionGenerator;
 import rolepolicy.generate.SplitSummary;
 import rolepolicy.model.PolicyOverride;
 import rolepolicy.io.InputException;
+import rolepolicy.spider.AccessRecords;
 import rolepolicy.spider.Schema;
 import rolepolicy.spider.SchemaReader;
 
@@ -81,6 +83,13 @@ public final class GenerateCommand implements Callable<Integer> {
       paramLabel = "NAME",
       description = "The split's name with --tables: writes <out>/<NAME>.json, ids NAME_0001, ...")
   String split;
+
+  @Option(
+      names = "--access-records",
+      paramLabel = "FILE",
+      description = "Spider-AC records (Role-Conditioned Refusals' JSON Lines, plain or .gz) instead of --spider: one dataset per user,"
+          + " <out>/<user>/access.json, the policies being the user's GRANTs (with --profile grants).")
+  Path accessRecords;
 
   @Option(
       names = "--facts",
@@ -137,6 +146,9 @@ public final class GenerateCommand implements Callable<Integer> {
     }
     if (compareWith != null && !Files.isDirectory(compareWith)) {
       throw new InputException(compareWith + ": folder not found (--compare-with needs an earlier generate --out folder)");
+    }
+    if (accessRecords != null) {
+      return accessTiers(stdout);
     }
     List<Split> wanted = tables != null || questions != null || split != null ? explicitSplit() : resolveSplits();
     for (Split split : wanted) {
@@ -213,6 +225,50 @@ public final class GenerateCommand implements Callable<Integer> {
     if (compareWith != null) {
       DiffCommand.run(compareWith, out, wanted.stream().map(Split::name).toList(), out.resolve("diff"), false, stdout);
     }
+    return 0;
+  }
+
+  /**
+   * One dataset per user tier of Spider-AC's records: {@code <out>/<user>/access.json} with its audit
+   * and policies, the questions' facts from their SQL text.
+   */
+  private int accessTiers(PrintWriter stdout) {
+    var parsed = spec.commandLine().getParseResult();
+    for (String option : List.of("--spider", "--splits", "--tables", "--questions", "--split", "--grants", "--grants-from",
+        "--grant-role", "--overrides")) {
+      if (parsed.hasMatchedOption(option)) {
+        throw new picocli.CommandLine.ParameterException(spec.commandLine(), option + " cannot be combined with --access-records:"
+            + " the records carry their schemas and GRANTs");
+      }
+    }
+    if (!parsed.hasMatchedOption("--out")) {
+      throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--access-records needs --out DIR (data/ holds Spider's dataset)");
+    }
+    KieBase ruleBase = RuleBase.load(policy.ruleSet());
+    List<AccessTiers.Tier> tiers = AccessTiers.of(AccessRecords.read(accessRecords), accessRecords.toString(), ruleBase);
+    List<String> lines = new ArrayList<>();
+    try (AtomicOutput output = new AtomicOutput(out)) {
+      for (AccessTiers.Tier tier : tiers) {
+        Path folder = out.resolve(tier.user());
+        DatasetGenerator generator = new DatasetGenerator(
+            new QuestionGenerator(new QuestionEngine(ruleBase), tier.schemas(), tier.policies(), QuestionGenerator.Facts.TEXT,
+                ResultCheck.NONE),
+            threads == null ? defaultThreads() : threads);
+        try (BufferedWriter auditWriter = Files.newBufferedWriter(output.stage(AuditTrail.splitFile(folder, "access")))) {
+          SplitSummary summary = generator.generate("access", tier.questions(), tier.places(),
+              output.stage(folder.resolve("access.json")), auditWriter);
+          lines.add(tier.user() + ": " + summary.line());
+        }
+        AuditTrail.writeRules(RuleBase.rules(ruleBase), output.stage(AuditTrail.rulesFile(folder)));
+        DatasetGenerator.writePolicies(tier.policies(), folder, output);
+      }
+      output.commit();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    lines.forEach(stdout::println);
+    stdout.printf(Locale.ROOT, "wrote %s/<user>/access.json, policies/, audit/ for %s%n", out,
+        String.join(", ", tiers.stream().map(AccessTiers.Tier::user).toList()));
     return 0;
   }
 

@@ -1,5 +1,6 @@
 package rolepolicy.decide;
 
+import rolepolicy.spider.AccessRecord;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

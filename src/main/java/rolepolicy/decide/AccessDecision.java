@@ -13,6 +13,6 @@ package rolepolicy.decide;
  */
 public record AccessDecision(
     int line, String dbId, String user, String decision, String rule, String column, String table) {
-  public static final String PERMIT = "PERMIT";
-  public static final String DENY = "DENY";
+  public static final String PERMIT = rolepolicy.spider.AccessRecord.PERMIT;
+  public static final String DENY = rolepolicy.spider.AccessRecord.DENY;
 }

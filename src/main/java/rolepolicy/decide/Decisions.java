@@ -1,5 +1,6 @@
 package rolepolicy.decide;
 
+import rolepolicy.spider.AccessRecord;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.BufferedWriter;
 import java.io.IOException;

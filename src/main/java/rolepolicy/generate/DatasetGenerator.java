@@ -82,41 +82,71 @@ public final class DatasetGenerator {
    */
   public SplitSummary generate(
       String split, List<Path> inputs, Path output, BufferedWriter audit, LongConsumer progress) {
-    long start = System.nanoTime();
-    Totals totals = new Totals();
-    ExecutorService pool = threads == 1 ? null : Executors.newFixedThreadPool(threads, DatasetGenerator::worker);
-    try (JsonGenerator out = DatasetWriter.arrayWriter(output)) {
-      Deque<Future<List<Generated>>> inFlight = new ArrayDeque<>();
-      List<Numbered> batch = new ArrayList<>(BATCH);
+    return generate(split, output, audit, sink -> {
       int number = 0;
       long bytesBefore = 0;
       for (Path input : inputs) {
         try (SplitReader reader = new SplitReader(input)) {
           for (Question question = reader.next(); question != null; question = reader.next()) {
-            if (!questions.knowsDatabase(question.dbId())) {
-              // the questions before it come first: a failure among them is the one to report
-              inFlight.add(submit(pool, split, batch, audit != null));
-              while (!inFlight.isEmpty()) {
-                await(inFlight.poll());
-              }
-              throw new InputException(
-                  reader.where() + ": unknown db_id '" + question.dbId() + "' (not in the schema file)");
-            }
-            batch.add(new Numbered(++number, question, reader.where()));
-            if (batch.size() == BATCH) {
-              inFlight.add(submit(pool, split, batch, audit != null));
-              batch = new ArrayList<>(BATCH);
-              while (inFlight.size() > 4 * threads) {
-                write(await(inFlight.poll()), out, audit, totals);
-              }
-            }
+            sink.accept(new Numbered(++number, question, reader.where()));
             progress.accept(bytesBefore + reader.bytesRead());
           }
           bytesBefore += reader.bytesRead();
         }
       }
-      if (!batch.isEmpty()) {
-        inFlight.add(submit(pool, split, batch, audit != null));
+    });
+  }
+
+  /**
+   * As above over questions read elsewhere (Spider-AC's records, say); {@code places} names where
+   * each stands, for errors.
+   */
+  public SplitSummary generate(
+      String split, List<Question> questions, List<String> places, Path output, BufferedWriter audit) {
+    return generate(split, output, audit, sink -> {
+      for (int i = 0; i < questions.size(); i++) {
+        sink.accept(new Numbered(i + 1, questions.get(i), places.get(i)));
+      }
+    });
+  }
+
+  /** Where a split's questions come from: it hands each, in order, to the sink. */
+  private interface QuestionFeed {
+    void feed(java.util.function.Consumer<Numbered> sink) throws IOException;
+  }
+
+  private SplitSummary generate(String split, Path output, BufferedWriter audit, QuestionFeed feed) {
+    long start = System.nanoTime();
+    Totals totals = new Totals();
+    ExecutorService pool = threads == 1 ? null : Executors.newFixedThreadPool(threads, DatasetGenerator::worker);
+    try (JsonGenerator out = DatasetWriter.arrayWriter(output)) {
+      Deque<Future<List<Generated>>> inFlight = new ArrayDeque<>();
+      List<List<Numbered>> batch = new ArrayList<>(List.of(new ArrayList<>(BATCH)));
+      feed.feed(numbered -> {
+        if (!questions.knowsDatabase(numbered.question().dbId())) {
+          // the questions before it come first: a failure among them is the one to report
+          inFlight.add(submit(pool, split, batch.get(0), audit != null));
+          while (!inFlight.isEmpty()) {
+            await(inFlight.poll());
+          }
+          throw new InputException(
+              numbered.where() + ": unknown db_id '" + numbered.question().dbId() + "' (not in the schema file)");
+        }
+        batch.get(0).add(numbered);
+        if (batch.get(0).size() == BATCH) {
+          inFlight.add(submit(pool, split, batch.get(0), audit != null));
+          batch.set(0, new ArrayList<>(BATCH));
+          while (inFlight.size() > 4 * threads) {
+            try {
+              write(await(inFlight.poll()), out, audit, totals);
+            } catch (IOException e) {
+              throw new UncheckedIOException(e);
+            }
+          }
+        }
+      });
+      if (!batch.get(0).isEmpty()) {
+        inFlight.add(submit(pool, split, batch.get(0), audit != null));
       }
       while (!inFlight.isEmpty()) {
         write(await(inFlight.poll()), out, audit, totals);

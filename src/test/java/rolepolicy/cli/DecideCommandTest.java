@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import rolepolicy.Golden;
 import rolepolicy.TestData;
-import rolepolicy.decide.AccessRecord;
-import rolepolicy.decide.AccessRecords;
+import rolepolicy.spider.AccessRecord;
+import rolepolicy.spider.AccessRecords;
 import rolepolicy.io.DatasetWriter;
 
 /** decide on Spider-AC's part: every record's decision is PostgreSQL's, and bad records are named. */

@@ -24,7 +24,7 @@ import rolepolicy.db.Postgres;
 import rolepolicy.db.PrivilegeCheck;
 import rolepolicy.decide.AccessDecider;
 import rolepolicy.decide.AccessDecision;
-import rolepolicy.decide.AccessRecord;
+import rolepolicy.spider.AccessRecord;
 import rolepolicy.decide.PaperUsersAccess;
 import rolepolicy.engine.DatabasePolicies;
 import rolepolicy.engine.PolicyAssigner;
@@ -117,7 +117,7 @@ class GrantsWithPostgresIT {
           continue; // PostgreSQL rejects it for another reason (counted in PostgresRefereeIT)
         }
         String verdict = check.check(db, "exported", q.get(1)).verdict();
-        AccessRecord record = new AccessRecord(++compared, db, "exported", q.get(1), "", "", "");
+        AccessRecord record = new AccessRecord(++compared, db, "exported", "", q.get(1), "", "", "");
         AccessDecision ours = decider.decide(record, TestData.schemas().get(db), policies.get(db), db);
         denied += verdict.equals(PrivilegeCheck.Answer.DENY) ? 1 : 0;
         if (!ours.decision().equals(verdict)) {

@@ -1,5 +1,6 @@
 package rolepolicy.decide;
 
+import rolepolicy.spider.AccessRecord;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -114,7 +115,7 @@ class PostgresRefereeIT {
             "PostgreSQL accepted the query as its owner but rejected it under " + a[2] + " for another reason: "
                 + a[4] + " " + a[5] + ": " + a[1]);
         String schemaDdl = ddl.computeIfAbsent(a[0], d -> Postgres.tableDefinitions(schemas.get(d)));
-        records.add(new AccessRecord(records.size() + 1, a[0], a[2], a[1], PaperUsers.all(users.get(a[0])), schemaDdl,
+        records.add(new AccessRecord(records.size() + 1, a[0], a[2], "", a[1], PaperUsers.all(users.get(a[0])), schemaDdl,
             a[3].equals(PrivilegeCheck.Answer.DENY) ? "ERROR: " + a[5] : "[]"));
         verdicts.add(a[3]);
       }

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import rolepolicy.TestData;
 import rolepolicy.decide.AccessDecider;
 import rolepolicy.decide.AccessDecision;
-import rolepolicy.decide.AccessRecord;
+import rolepolicy.spider.AccessRecord;
 import rolepolicy.engine.ColumnPolicy;
 import rolepolicy.engine.DatabasePolicies;
 import rolepolicy.engine.PolicyAssigner;
@@ -72,7 +72,7 @@ class GrantsRulesTest {
 
   private static AccessDecision decide(String grants, String sql) {
     return new AccessDecider(TestData.rules("grants"))
-        .decide(new AccessRecord(1, "bike_1", "User_3", sql, grants, DDL, "[]"), "test");
+        .decide(new AccessRecord(1, "bike_1", "User_3", "", sql, grants, DDL, "[]"), "test");
   }
 
   private static PolicyLoop.Outcome outcome(String grants, String sql) {

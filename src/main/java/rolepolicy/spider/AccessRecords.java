@@ -1,4 +1,4 @@
-package rolepolicy.decide;
+package rolepolicy.spider;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -57,6 +57,7 @@ public final class AccessRecords {
         line,
         field(node, "db_id", where),
         field(node, "user", where),
+        node.path("question").asText(""),
         field(node, "query", where),
         field(node, "access_policy_sql", where),
         field(node, "schema_ddl", where),
