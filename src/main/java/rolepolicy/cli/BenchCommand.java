@@ -83,6 +83,10 @@ public final class BenchCommand implements Callable<Integer> {
         throw new ParameterException(spec.commandLine(), "bench times train and dev only, not '" + split + "'");
       }
     }
+    if (policy.grants != null || policy.grantsFrom != null || policy.grantRole != null) {
+      throw new ParameterException(spec.commandLine(), "bench times generate's own inputs; it takes no --grants, --grants-from"
+          + " or --grant-role (bench-decide times the grants profile)");
+    }
     return new GenerateBench(new GenerateBench.Plan(spider, splits, policy.ruleSet(), policy.overridesFile(),
         policy.readOverrides(), policy.overridesSource(), jar, runs, c1Runs, launcherRuns, mavenRuns, warmup, scale,
         scaleHeap, threads != null ? threads : GenerateCommand.defaultThreads(), baselineJar, work,

@@ -63,6 +63,10 @@ final class Sessions {
     } catch (ConsequenceException e) {
       throw new RuleFileException(RuleBase.describe(base, e.getRule()) + ": its action (then) failed: "
           + (e.getCause() == null ? e.getMessage() : e.getCause().toString()));
+    } catch (org.drools.mvel.ConstraintEvaluationException e) {
+      // the message names the constraint, the rule and its file
+      throw new RuleFileException(about() + "a condition (when) failed: " + e.getMessage()
+          + (e.getCause() == null ? "" : " (" + e.getCause() + ")"));
     } finally {
       if (listener != null) {
         session.removeEventListener(listener);

@@ -115,6 +115,7 @@ class CleanExitIT {
       case "diff" -> List.of(in("data"), in("data"), "--out", out.toString());
       case "explain" -> List.of("dev_0001", "--spider", in("spider"));
       case "decide" -> List.of(in("rcr.jsonl"), "--out", out.toString());
+      case "bench-decide" -> List.of(in("rcr.jsonl"), "--runs", "1", "--warmup", "0");
       case "export-grants" -> List.of("--tables", tables, "--to", "analyst", "--out", out.toString());
       case "run" -> List.of("--llm-url", model.baseUrl(), "--llm-model", "stand-in", "--dataset", dev, "--tables", tables,
           "--bank", in("bank"), "--limit", "10", "--out", out.toString());

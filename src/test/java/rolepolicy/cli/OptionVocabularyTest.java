@@ -45,7 +45,7 @@ class OptionVocabularyTest {
       new Term("--db", "DIR", null, DatabasesOption.class, Map.of("bench-evaluate", "../shared/spider/database")),
       new Term("--spider", "DIR", "data/spider", SpiderOption.class, Map.of("bench", REQUIRED, "bench-facts", "../shared/spider")),
       new Term("--rules", "DIR", "rules", RulesOption.class, Map.of()),
-      new Term("--profile", "NAME", "spec-v1", RulesOption.class, Map.of("decide", "grants")),
+      new Term("--profile", "NAME", "spec-v1", RulesOption.class, Map.of("decide", "grants", "bench-decide", "grants")),
       new Term("--rule-firings", "N", "100000", RulesOption.class, Map.of()),
       new Term("--rule-timeout", "SECONDS", "60", RulesOption.class, Map.of()),
       new Term("--force", "", null, ForceOption.class, Map.of()),

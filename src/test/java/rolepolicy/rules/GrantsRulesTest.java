@@ -88,8 +88,9 @@ class GrantsRulesTest {
     assertEquals("Public (" + GRANTED_IN_SCHEMA + ")", policies.get("status.bikes_available"));
     assertEquals("Hidden (" + NOT_GRANTED + ")", policies.get("station.city"));
     // a table-level grant and ON ALL TABLES IN SCHEMA cover every column; so does a grant to PUBLIC
-    assertEquals("Public (" + GRANTED_IN_SCHEMA + ")",
-        assigned("GRANT USAGE ON SCHEMA bike_1 TO r; GRANT SELECT ON bike_1.station TO r", "r").get("station.city"));
+    Map<String, String> table = assigned("GRANT USAGE ON SCHEMA bike_1 TO r; GRANT SELECT ON bike_1.station TO r", "r");
+    assertEquals("Public (" + GRANTED_IN_SCHEMA + ")", table.get("station.city"));
+    assertEquals("Hidden (" + NOT_GRANTED + ")", table.get("status.time")); // another table's grant
     assertEquals("Public (" + GRANTED_IN_SCHEMA + ")",
         assigned("GRANT USAGE ON SCHEMA bike_1 TO r; GRANT SELECT ON ALL TABLES IN SCHEMA bike_1 TO r", "r")
             .get("status.time"));
@@ -103,6 +104,18 @@ class GrantsRulesTest {
     assertEquals("Hidden (" + NOT_GRANTED + ")", assigned(USER_3, "bike_1_User_4").get("station.name"));
     assertEquals("Hidden (" + NOT_GRANTED + ")",
         assigned("GRANT USAGE ON SCHEMA other TO r; GRANT SELECT (name) ON other.station TO r", "r").get("station.name"));
+    // USAGE and SELECT must both be the role's (or PUBLIC's), USAGE on the grant's own schema
+    assertEquals("Hidden (" + NOT_GRANTED + ")",
+        assigned("GRANT USAGE ON SCHEMA bike_1 TO r; GRANT SELECT (name) ON bike_1.station TO s", "r").get("station.name"));
+    assertEquals("Hidden (" + NOT_GRANTED + ")",
+        assigned("GRANT USAGE ON SCHEMA bike_1 TO s; GRANT SELECT (name) ON bike_1.station TO r", "r").get("station.name"));
+    assertEquals("Hidden (" + NOT_GRANTED + ")",
+        assigned("GRANT USAGE ON SCHEMA other TO r; GRANT SELECT (name) ON bike_1.station TO r", "r").get("station.name"));
+    // beside an unqualified grant, which is the public schema's rule's
+    Map<String, String> both = assigned(
+        "GRANT USAGE ON SCHEMA bike_1 TO r; GRANT SELECT (city) ON bike_1.station TO r; GRANT SELECT (name) ON station TO r", "r");
+    assertEquals("Public (" + GRANTED_IN_SCHEMA + ")", both.get("station.city"));
+    assertEquals("Public (" + GRANTED_IN_PUBLIC + ")", both.get("station.name"));
   }
 
   @Test
@@ -115,6 +128,14 @@ class GrantsRulesTest {
     assertEquals("Public (" + GRANTED_IN_PUBLIC + ")",
         assigned("GRANT SELECT ON TABLE public.status TO r", "r").get("status.time"));
     assertEquals("Hidden (" + NOT_GRANTED + ")", assigned("GRANT SELECT ON station TO s", "r").get("station.name"));
+    // a grant in a schema of its own is not the public schema's: it needs USAGE there
+    assertEquals("Hidden (" + NOT_GRANTED + ")", assigned("GRANT SELECT (name) ON bike_1.station TO r", "r").get("station.name"));
+    // a table's grant is not another table's
+    assertEquals("Hidden (" + NOT_GRANTED + ")", assigned("GRANT SELECT ON station TO r", "r").get("status.time"));
+    // a column granted both ways is the database schema's rule's, once
+    assertEquals("Public (" + GRANTED_IN_SCHEMA + ")", assigned(
+        "GRANT USAGE ON SCHEMA bike_1 TO r; GRANT SELECT (name) ON bike_1.station TO r; GRANT SELECT (name) ON station TO r", "r")
+        .get("station.name"));
   }
 
   @Test
@@ -196,6 +217,13 @@ class GrantsRulesTest {
     Refusal table = assertInstanceOf(Refusal.class, outcome(stationOnly, "SELECT count(*) FROM status").last().decision());
     assertEquals("NO_COLUMN_OF_TABLE", table.reason());
     assertInstanceOf(rolepolicy.model.Answer.class, outcome(USER_3, "SELECT count(*) FROM status").last().decision());
+    // several reads denied: the first by table, then by reason (station's * before status's bare read)
+    Refusal first = assertInstanceOf(Refusal.class,
+        outcome(stationOnly, "SELECT * FROM station AS T1 JOIN status AS T2").last().decision());
+    assertEquals("STAR_READS_HIDDEN", first.reason());
+    Refusal byReason = assertInstanceOf(Refusal.class,
+        outcome(stationOnly, "SELECT T1.* FROM status AS T1 JOIN station AS T2 ON T2.city = 'x'").last().decision());
+    assertEquals("NO_COLUMN_OF_TABLE", byReason.reason());
   }
 
   @Test

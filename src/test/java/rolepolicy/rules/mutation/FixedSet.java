@@ -42,7 +42,9 @@ final class FixedSet {
   /** The sample is generated in parts, so that a variant's first differing part ends its run. */
   static final int PARTS = 8;
 
-  private final List<PolicyOverride> overrides = OverridesReader.read(Path.of("data/overrides.json"));
+  private final List<PolicyOverride> overrides;
+  /** Facts the policy rules read beside the columns: the grants profile's GRANTs. */
+  private final List<Object> policyFacts;
   private final Path dir;
   private final List<Path> parts = new ArrayList<>();
   /** The sample's questions, in order, and how many each part holds. */
@@ -57,7 +59,26 @@ final class FixedSet {
   /** The project's policies of each database assigned alone, by {@link #projectPolicies}. */
   private final Map<String, String> projectDatabases = new java.util.concurrent.ConcurrentHashMap<>();
 
+  /** The set with the shipped overrides and no GRANTs. */
   FixedSet() {
+    this(OverridesReader.read(Path.of("data/overrides.json")), List.of());
+  }
+
+  /**
+   * The set for a profile whose policies come from GRANT statements: no overrides, and one role
+   * granted privileges of every form over every Spider database (each database takes one of the
+   * paper's four users' statements, in turn, some without USAGE, to PUBLIC or unqualified).
+   */
+  static FixedSet withGrants() {
+    String statements = rolepolicy.decide.PaperUsersAccess.varied(TestData.schemas(), "analyst");
+    List<Object> facts = new ArrayList<>(rolepolicy.sql.GrantStatements.parse(statements, "fixed set"));
+    facts.add(new rolepolicy.model.GrantRole("analyst"));
+    return new FixedSet(List.of(), facts);
+  }
+
+  private FixedSet(List<PolicyOverride> overrides, List<Object> policyFacts) {
+    this.overrides = overrides;
+    this.policyFacts = List.copyOf(policyFacts);
     try {
       ObjectMapper json = new ObjectMapper();
       ArrayNode sample = json.createArrayNode();
@@ -160,17 +181,18 @@ final class FixedSet {
     return policies(rules, TestData.schemas(), overrides);
   }
 
-  /** The policies the rules give the databases of {@code schemas}, with these overrides. */
-  private static Policies policies(KieBase rules, Map<String, Schema> schemas, List<PolicyOverride> overrides) {
+  /** The policies the rules give the databases of {@code schemas}, with these overrides and the set's GRANTs. */
+  private Policies policies(KieBase rules, Map<String, Schema> schemas, List<PolicyOverride> overrides) {
     try {
-      Map<String, DatabasePolicies> policies = new PolicyAssigner(rules).assign(schemas, overrides, "data/overrides.json");
+      Map<String, DatabasePolicies> policies =
+          new PolicyAssigner(rules).assign(schemas, overrides, "data/overrides.json", policyFacts);
       PolicyReview review = new PolicyReview(rules);
       StringBuilder text = new StringBuilder();
       // with each database's review flags: the review rules are judged on the same databases
       policies.values().forEach(db -> text.append(db.columns()).append('\n')
           .append(review.flags(schemas.get(db.dbId()), db)).append('\n'));
       return new Policies(text.toString(), policies);
-    } catch (InputException | IllegalStateException e) {
+    } catch (InputException | IllegalStateException | rolepolicy.engine.RuleFileException e) {
       return new Policies("policies fail: " + e.getMessage(), null);
     }
   }
