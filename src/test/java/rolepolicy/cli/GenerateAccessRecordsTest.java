@@ -21,7 +21,7 @@ import rolepolicy.spider.AccessRecords;
  * answered as it stands exactly where PostgreSQL permits it, and every denied one gets a compliant
  * rewrite or REFUSE.
  */
-class AccessTiersTest {
+class GenerateAccessRecordsTest {
   @TempDir Path dir;
 
   @Test
