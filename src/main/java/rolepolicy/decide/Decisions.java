@@ -9,11 +9,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import rolepolicy.io.DatasetWriter;
+import rolepolicy.io.Futures;
 
 /** Decides many records on several threads, and writes the decisions. */
 public final class Decisions {
@@ -39,7 +39,7 @@ public final class Decisions {
       }
       List<AccessDecision> all = new ArrayList<>(records.size());
       for (Future<List<AccessDecision>> part : parts) {
-        all.addAll(done(part));
+        all.addAll(Futures.await(part, "deciding"));
       }
       return all;
     } finally {
@@ -47,21 +47,6 @@ public final class Decisions {
     }
   }
 
-  private static List<AccessDecision> done(Future<List<AccessDecision>> part) {
-    try {
-      return part.get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while deciding", e);
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException cause) {
-        throw cause;
-      } else if (e.getCause() instanceof Error error) {
-        throw error;
-      }
-      throw new IllegalStateException(e.getCause());
-    }
-  }
 
   /** One JSON object a line, fields in a fixed order, nulls written. */
   public static void write(Path file, List<AccessDecision> decisions) throws IOException {

@@ -6,7 +6,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -17,6 +16,7 @@ import rolepolicy.model.OverriddenPolicy;
 import rolepolicy.model.OverrideProblem;
 import rolepolicy.model.PolicyOverride;
 import rolepolicy.model.SchemaColumn;
+import rolepolicy.io.Futures;
 import rolepolicy.io.InputException;
 import rolepolicy.spider.Schema;
 
@@ -69,7 +69,7 @@ public final class PolicyAssigner {
         assigned.add(pool.submit(() -> assign(schema, own, policyFacts, problems)));
       }
       for (Future<DatabasePolicies> db : assigned) {
-        DatabasePolicies policies = done(db);
+        DatabasePolicies policies = Futures.await(db, "assigning policies");
         result.put(policies.dbId(), policies);
       }
     } finally {
@@ -82,21 +82,6 @@ public final class PolicyAssigner {
     return result;
   }
 
-  private static DatabasePolicies done(Future<DatabasePolicies> db) {
-    try {
-      return db.get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while assigning policies", e);
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException cause) {
-        throw cause;
-      } else if (e.getCause() instanceof Error error) {
-        throw error;
-      }
-      throw new IllegalStateException(e.getCause());
-    }
-  }
 
   private static Thread worker(Runnable task) {
     Thread thread = new Thread(task, "policy-worker");
