@@ -32,8 +32,9 @@ final class Cells {
     return p >= 0.001 ? String.format(Locale.ROOT, "%.3f", p) : String.format(Locale.ROOT, "%.1e", p);
   }
 
-  static String mcnemar(McNemar t) {
-    return t == null ? "-" : t.aOnly() + " / " + t.bOnly() + ", p " + p(t.p());
+  /** Only a / only b, the raw p and Holm's adjusted p. */
+  static String mcnemar(McNemar t, Double holm) {
+    return t == null ? "-" : t.aOnly() + " / " + t.bOnly() + ", p " + p(t.p()) + " (Holm " + p(holm) + ")";
   }
 
   private static String number(boolean percent, double v) {

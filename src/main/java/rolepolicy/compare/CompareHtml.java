@@ -118,14 +118,18 @@ public final class CompareHtml {
   private void tests() {
     html.append("<h2 id=\"tests\">Paired tests</h2>\n<p class=\"sub\">McNemar: questions where only a / only b")
         .append(" succeeds, and the exact two-sided p-value. Differences a − b in percentage points with their 95 %")
-        .append(" paired bootstrap interval and p-value.</p>\n<table>\n<tr><th>a</th><th>b</th>")
+        .append(" paired bootstrap interval and p-value. Holm: the p-value adjusted by Holm's method over all pairs,")
+        .append(" test by test; read this one when several pairs are compared.</p>\n<table>\n<tr><th>a</th><th>b</th>")
         .append("<th>execution match<br>McNemar</th><th>decision<br>McNemar</th><th>compliant<br>a − b</th><th>p</th>")
-        .append("<th>REFUSE F1<br>a − b</th><th>p</th><th>outcomes<br>differ</th></tr>\n");
+        .append("<th>Holm</th><th>REFUSE F1<br>a − b</th><th>p</th><th>Holm</th><th>outcomes<br>differ</th></tr>\n");
     for (Pair p : c.pairs()) {
       html.append("<tr><td>").append(esc(p.a())).append("</td><td>").append(esc(p.b())).append("</td>")
-          .append(cell(Cells.mcnemar(p.execution()))).append(cell(Cells.mcnemar(p.decision())))
+          .append(cell(Cells.mcnemar(p.execution(), p.holm().execution())))
+          .append(cell(Cells.mcnemar(p.decision(), p.holm().decision())))
           .append(cell(Cells.difference(p.compliance()))).append(cell(Cells.p(p.compliance().p())))
+          .append(cell(Cells.p(p.holm().compliance())))
           .append(cell(Cells.difference(p.refuseF1()))).append(cell(Cells.p(p.refuseF1().p())))
+          .append(cell(Cells.p(p.holm().refuseF1())))
           .append("<td class=\"n\"><a href=\"#").append(anchor(p)).append("\">").append(p.differing().size())
           .append("</a></td></tr>\n");
     }

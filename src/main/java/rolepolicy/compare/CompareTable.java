@@ -33,12 +33,13 @@ public final class CompareTable {
     }
     w.println();
     List<String[]> tests = new ArrayList<>();
-    tests.add(new String[] {"a", "b", "EX only a / only b", "decision only a / only b", "compliant a - b", "p",
-        "REFUSE F1 a - b", "p", "differ"});
+    tests.add(new String[] {"a", "b", "EX only a / only b", "decision only a / only b", "compliant a - b", "p", "Holm",
+        "REFUSE F1 a - b", "p", "Holm", "differ"});
     for (Pair p : c.pairs()) {
-      tests.add(new String[] {p.a(), p.b(), Cells.mcnemar(p.execution()), Cells.mcnemar(p.decision()),
-          Cells.difference(p.compliance()), Cells.p(p.compliance().p()), Cells.difference(p.refuseF1()),
-          Cells.p(p.refuseF1().p()), String.valueOf(p.differing().size())});
+      tests.add(new String[] {p.a(), p.b(), Cells.mcnemar(p.execution(), p.holm().execution()),
+          Cells.mcnemar(p.decision(), p.holm().decision()), Cells.difference(p.compliance()), Cells.p(p.compliance().p()),
+          Cells.p(p.holm().compliance()), Cells.difference(p.refuseF1()), Cells.p(p.refuseF1().p()),
+          Cells.p(p.holm().refuseF1()), String.valueOf(p.differing().size())});
     }
     align(w, tests);
   }

@@ -41,7 +41,8 @@ public record Comparison(
 
   public static final String METHOD = "95 % percentile bootstrap over questions (nearest rank), every run resampled at"
       + " the same positions; exact McNemar (two-sided binomial on the discordant questions) on execution match and"
-      + " decision correctness; paired bootstrap on compliance and REFUSE F1, p = (1 + #{|d* - d| >= |d|}) / (m + 1)";
+      + " decision correctness; paired bootstrap on compliance and REFUSE F1, p = (1 + #{|d* - d| >= |d|}) / (m + 1);"
+      + " each test's p-values also adjusted by Holm's step-down method over the pairs";
 
   /** A compared run: where it comes from. */
   @JsonPropertyOrder({"name", "folder", "model", "dataset", "executed", "exact_match"})
@@ -61,10 +62,15 @@ public record Comparison(
    * @param decision McNemar on the refuse/answer decision (success: refuses exactly when the gold
    *     label is REFUSE)
    */
-  @JsonPropertyOrder({"a", "b", "execution", "decision", "compliance", "refuse_f1", "differing"})
+  @JsonPropertyOrder({"a", "b", "execution", "decision", "compliance", "refuse_f1", "holm", "differing"})
   @JsonInclude(JsonInclude.Include.ALWAYS)
   public record Pair(String a, String b, McNemar execution, McNemar decision, Difference compliance,
-      @JsonProperty("refuse_f1") Difference refuseF1, List<Differing> differing) {}
+      @JsonProperty("refuse_f1") Difference refuseF1, Adjusted holm, List<Differing> differing) {}
+
+  /** A pair's p-values adjusted by Holm's method over all pairs, test by test; null where there is no test. */
+  @JsonPropertyOrder({"execution", "decision", "compliance", "refuse_f1"})
+  @JsonInclude(JsonInclude.Include.ALWAYS)
+  public record Adjusted(Double execution, Double decision, Double compliance, @JsonProperty("refuse_f1") Double refuseF1) {}
 
   /** A question on which two runs' outcomes differ. */
   @JsonPropertyOrder({"id", "db_id", "question", "a", "b"})
@@ -111,7 +117,7 @@ public record Comparison(
     List<RunInfo> infos = runs.stream().map(r -> new RunInfo(r.name(), r.evaluation().folder().toString(), r.model(),
         r.evaluation().dataset(), r.evaluation().executed(), r.evaluation().exactMatch())).toList();
     return new Comparison(METHOD, seed, resamples, n, infos, main, levels, hardness, violations,
-        databases(runs, aligned, seed, resamples), pairs);
+        databases(runs, aligned, seed, resamples), Holm.over(pairs));
   }
 
   /** Each run's results in the first run's question order, after checking that the questions agree. */
@@ -201,6 +207,7 @@ public record Comparison(
         McNemar.of(decided[0], decided[1]),
         difference(compliance, all, estimates, values, a, b),
         difference(f1, all, estimates, values, a, b),
+        null,
         differing);
   }
 

@@ -107,6 +107,20 @@ class CompareRecordedRunsTest {
   }
 
   @Test
+  void holmAdjustsEachTestsPValuesOverTheTenPairs() throws IOException {
+    JsonNode pairs = new ObjectMapper().readTree(dir.resolve("compare/compare.json").toFile()).get("pairs");
+    JsonNode oneShotVsTurbo = pairs.get(6);
+    assertEquals("gpt35-1shot gpt4turbo-0shot", oneShotVsTurbo.get("a").asText() + " " + oneShotVsTurbo.get("b").asText());
+    // the sixth smallest of the ten execution-match p-values: raw 0.035, times 10 - 6 + 1 = 5
+    assertEquals(0.03515625, oneShotVsTurbo.at("/execution/p").asDouble(), 0);
+    assertEquals(5 * 0.03515625, oneShotVsTurbo.at("/holm/execution").asDouble(), 1e-15);
+    // the smallest, times 10; a raw p of 1 stays 1
+    assertEquals(10 * 0.000274658203125, pairs.get(2).at("/holm/execution").asDouble(), 1e-15);
+    assertEquals(1.0, pairs.get(0).at("/holm/decision").asDouble(), 0);
+    assertTrue(compareOut.contains("12 / 3, p 0.035 (Holm 0.176)"), compareOut);
+  }
+
+  @Test
   void aFolderWhoseFilesDisagreeIsRefused() throws IOException {
     Path copy = dir.resolve("edited");
     Files.createDirectories(copy);
