@@ -74,9 +74,9 @@ public final class ChatEndpoint {
    * no log-probabilities were asked for or the endpoint gave none).
    */
   public record Completion(String text, Integer promptTokens, Integer completionTokens, long latencyMillis, int retries,
-      Double perplexity) {
+      Double perplexity, String finishReason, String reasoning) {
     public Completion(String text, Integer promptTokens, Integer completionTokens, long latencyMillis, int retries) {
-      this(text, promptTokens, completionTokens, latencyMillis, retries, null);
+      this(text, promptTokens, completionTokens, latencyMillis, retries, null, null, null);
     }
   }
 
@@ -268,14 +268,25 @@ public final class ChatEndpoint {
     } catch (JsonProcessingException e) {
       throw new EndpointException(settings.describe() + ": the answer is not JSON: " + abbreviate(body), null, retries);
     }
-    JsonNode content = json == null ? null : json.path("choices").path(0).path("message").get("content");
-    if (content == null || !content.isTextual()) {
+    JsonNode message = json == null ? null : json.path("choices").path(0).path("message");
+    JsonNode content = message == null ? null : message.get("content");
+    // reasoning the server gives apart: vLLM's and DeepSeek's reasoning_content, Ollama's reasoning
+    JsonNode reasoning = message == null ? null
+        : message.hasNonNull("reasoning_content") ? message.get("reasoning_content") : message.get("reasoning");
+    String finishReason = json == null ? null : text(json.path("choices").path(0).get("finish_reason"));
+    boolean thoughtOnly = reasoning != null && reasoning.isTextual() && (content == null || content.isNull());
+    if (!thoughtOnly && (content == null || !content.isTextual())) {
       throw new EndpointException(settings.describe() + ": the answer has no text (no choices[0].message.content): "
           + abbreviate(body), null, retries);
     }
     JsonNode usage = json.path("usage");
-    return new Completion(content.asText(), count(usage, "prompt_tokens"), count(usage, "completion_tokens"),
-        latencyMillis, retries, perplexity(json.path("choices").path(0).path("logprobs").path("content")));
+    return new Completion(thoughtOnly ? "" : content.asText(), count(usage, "prompt_tokens"),
+        count(usage, "completion_tokens"), latencyMillis, retries,
+        perplexity(json.path("choices").path(0).path("logprobs").path("content")), finishReason, text(reasoning));
+  }
+
+  private static String text(JsonNode node) {
+    return node == null || !node.isTextual() ? null : node.asText();
   }
 
   /**

@@ -9,13 +9,19 @@ import java.util.regex.Pattern;
 
 /**
  * The one reader of model answers (run, interact, evaluate's REFUSE): the SQL in a code block or
- * bare, REFUSE alone or with a reason, prose around either.
+ * bare, REFUSE alone or with a reason, prose around either. A model's thinking ({@code <think>…
+ * </think>}, as DeepSeek-R1, QwQ and Qwen3 write it without a reasoning parser) is set aside first;
+ * then the final answer decides: the last of the fenced blocks, the REFUSE markers and the queries
+ * that begin a line.
  */
 public final class ModelAnswer {
   private ModelAnswer() {}
 
-  /** What an answer says: SQL, REFUSE, or neither (then {@code problem} says why). */
-  public enum Kind { SQL, REFUSE, NONE }
+  /**
+   * What an answer says: SQL, REFUSE, neither (then {@code problem} says why), or nothing final
+   * because the endpoint cut it off at its token limit ({@code finish_reason: "length"}).
+   */
+  public enum Kind { SQL, REFUSE, NONE, TRUNCATED }
 
   /**
    * One answer read.
@@ -27,7 +33,7 @@ public final class ModelAnswer {
   public record Read(Kind kind, String text, String reason, String problem) {
     /** The answer as a prediction line of {@code evaluate}: the SQL on one line, REFUSE, or empty. */
     public String prediction() {
-      return kind == Kind.NONE ? "" : oneLine(text);
+      return kind == Kind.NONE || kind == Kind.TRUNCATED ? "" : oneLine(text);
     }
   }
 
@@ -47,16 +53,54 @@ public final class ModelAnswer {
       "union", "intersect", "except", "with", "as", "case", "when", "then", "else", "end", "in", "between", "like",
       "is", "null", "by", "asc", "desc", "distinct", "all", "exists", "count", "sum", "avg", "min", "max", "cast");
 
-  /** Reads an answer: the first of a REFUSE line and a query decides; neither is {@link Kind#NONE}. */
+  /** A model's thinking: {@code <think>…</think>}, or an opening tag never closed (thinking cut off). */
+  private static final Pattern THINKING = Pattern.compile("(?is)<think(?:ing)?>.*?(?:</think(?:ing)?>|\\z)");
+  /** REFUSE in capitals anywhere as a word ("I must REFUSE: …", "… so: REFUSE"). */
+  private static final Pattern REFUSE_WORD = Pattern.compile("(?<![\\w'\"])REFUSE(?![\\w'\"])[ \\t]*(.*)$", Pattern.MULTILINE);
+
+  /** The answer proper: the model's thinking removed. */
+  public static String withoutThinking(String answer) {
+    return answer == null ? "" : THINKING.matcher(answer).replaceAll("").strip();
+  }
+
+  /**
+   * Reads an answer, its thinking set aside: the last of its fenced blocks, REFUSE markers (a line
+   * that gives REFUSE, or REFUSE in capitals) and queries beginning a line decides; with none of
+   * them, a query within prose is the SQL; else {@link Kind#NONE}.
+   */
   public static Read read(String answer) {
-    String text = answer == null ? "" : answer;
-    Matcher refuse = REFUSE_LINE.matcher(text);
-    int refuseAt = -1;
-    while (refuseAt < 0 && refuse.find()) {
-      refuseAt = upperOrAlone(refuse) ? refuse.start() : -1;
+    String text = withoutThinking(answer);
+    int fenceAt = -1;
+    int fenceEnd = -1;
+    String fenceBody = null;
+    List<int[]> sqlFences = new ArrayList<>(); // {start, end} of fenced blocks holding SQL
+    Matcher fenced = FENCED.matcher(text);
+    while (fenced.find()) {
+      fenceAt = fenced.start();
+      fenceEnd = fenced.end();
+      fenceBody = fenced.group(1);
+      if (bestStart(fenceBody) >= 0) {
+        sqlFences.add(new int[] {fenced.start(), fenced.end()});
+      }
     }
-    int sqlAt = sqlStart(text);
-    if (refuseAt >= 0 && (sqlAt < 0 || refuseAt <= sqlAt || insideFenceAt(text, refuseAt))) {
+    Matcher refuse = null;
+    int refuseAt = -1;
+    for (Pattern marker : List.of(REFUSE_LINE, REFUSE_WORD)) {
+      Matcher m = marker.matcher(text);
+      while (m.find()) {
+        int at = m.start();
+        boolean counts = marker == REFUSE_WORD || upperOrAlone(m);
+        if (counts && at > refuseAt && sqlFences.stream().noneMatch(f -> f[0] <= at && at < f[1])) {
+          refuseAt = at;
+          refuse = marker.matcher(text);
+          refuse.find(at);
+        }
+      }
+    }
+    int lineSqlAt = lastLineStartSql(text, sqlFences);
+    int fenceSqlAt = fenceAt >= 0 && bestStart(fenceBody) >= 0 ? fenceAt : -1;
+    int sqlAt = Math.max(lineSqlAt, fenceSqlAt);
+    if (refuseAt >= 0 && refuseAt > sqlAt) {
       String reason = bareReason(refuse.group(1));
       if (reason.isEmpty()) { // the reason on the lines below: the first that holds one
         reason = text.substring(refuse.end()).lines().map(ModelAnswer::bareReason).filter(l -> !l.isEmpty())
@@ -65,10 +109,45 @@ public final class ModelAnswer {
       return new Read(Kind.REFUSE, REFUSE, reason.isEmpty() ? null : reason, null);
     }
     try {
-      return new Read(Kind.SQL, extract(text), null, null);
+      String sql = sqlAt < 0 ? extract(text)
+          : sqlAt == fenceSqlAt ? statement(fenceBody.substring(bestStart(fenceBody))).strip()
+          : statement(text.substring(lineSqlAt)).strip();
+      return new Read(Kind.SQL, sql, null, null);
     } catch (NoSqlException e) {
       return new Read(Kind.NONE, null, null, e.getMessage());
     }
+  }
+
+  /**
+   * Reads an answer with the endpoint's {@code finish_reason}: an answer cut off at the token limit
+   * ({@code length}) is {@link Kind#TRUNCATED}, whatever it holds so far.
+   */
+  public static Read read(String answer, String finishReason) {
+    if ("length".equals(finishReason)) {
+      return new Read(Kind.TRUNCATED, null, null,
+          "the endpoint cut the answer off at its token limit (finish_reason length): " + abbreviate(withoutThinking(answer)));
+    }
+    return read(answer);
+  }
+
+  /** The start of the last query that begins a line outside the SQL fences, or -1. */
+  private static int lastLineStartSql(String text, List<int[]> sqlFences) {
+    int last = -1;
+    Matcher m = START.matcher(text);
+    while (m.find()) {
+      int at = m.start(1);
+      int lineStart = text.lastIndexOf('\n', at - 1) + 1;
+      boolean inFence = sqlFences.stream().anyMatch(f -> f[0] <= at && at < f[1]);
+      if (!inFence && text.substring(lineStart, at).isBlank() && !prose(text.substring(lineStart, lineEnd(text, at)))) {
+        last = at;
+      }
+    }
+    return last;
+  }
+
+  private static int lineEnd(String text, int at) {
+    int end = text.indexOf('\n', at);
+    return end < 0 ? text.length() : end;
   }
 
   /** SQL on one line, evaluate's format: {@code --} comments dropped (they would swallow what follows), line breaks made spaces. */
@@ -119,10 +198,6 @@ public final class ModelAnswer {
     return line.contains(REFUSE) || refuse.group(1).isBlank() || refuse.group(1).matches("[:\\-–—].*");
   }
 
-  private static boolean insideFenceAt(String text, int at) {
-    Matcher fenced = FENCED.matcher(text);
-    return fenced.find() && fenced.start(1) <= at && at < fenced.end(1);
-  }
 
   /**
    * Whether a prediction line of {@code evaluate} is REFUSE: the word alone, or followed by a
@@ -166,7 +241,8 @@ public final class ModelAnswer {
   }
 
   /**
-   * The SQL of a model's answer: within the first fenced code block if there is one, the first
+   * The SQL of a model's answer, its thinking set aside: within the last fenced code block that holds
+   * a query if there is one (else the last one), the first
    * statement that starts with SELECT or a WITH … AS ( — in capitals if one is, at the start of a
    * line if one is — up to its first {@code ;} outside quotes, or without one up to a blank line
    * or a line of prose.
@@ -174,10 +250,14 @@ public final class ModelAnswer {
    * @throws NoSqlException when the answer holds no SQL
    */
   public static String extract(String answer) {
-    String text = answer == null ? "" : answer;
+    String text = withoutThinking(answer);
     Matcher fenced = FENCED.matcher(text);
-    if (fenced.find()) {
-      text = fenced.group(1);
+    String last = null;
+    while (fenced.find()) {
+      last = bestStart(fenced.group(1)) >= 0 || last == null ? fenced.group(1) : last;
+    }
+    if (last != null) {
+      text = last;
     }
     int start = bestStart(text);
     if (start < 0) {
@@ -186,16 +266,6 @@ public final class ModelAnswer {
     return statement(text.substring(start)).strip();
   }
 
-  private static int sqlStart(String text) {
-    Matcher fenced = FENCED.matcher(text);
-    if (fenced.find()) {
-      int inside = bestStart(fenced.group(1));
-      if (inside >= 0) {
-        return fenced.start(1) + inside;
-      }
-    }
-    return bestStart(text);
-  }
 
   /** The start of the likeliest query: capitals at a line start, capitals, any case at a line start, any. */
   private static int bestStart(String text) {

@@ -33,14 +33,17 @@ public final class AnswerLog implements AutoCloseable {
    * @param key SHA-256 of the request body's content (model, temperature, messages)
    * @param stage {@code answer}, or {@code draft} / {@code final} of a two-stage run
    * @param answer the raw text, or null when the request failed
-   * @param kind how the answer reader read it: SQL, REFUSE or NONE
+   * @param kind how the answer reader read it: SQL, REFUSE, NONE or TRUNCATED
    * @param prediction what {@code predictions.txt} holds for it
    * @param error why the request failed, or null
    * @param status the last HTTP status of a failed request, if any
+   * @param finishReason the endpoint's {@code finish_reason} ({@code stop}, {@code length}, …), if given
+   * @param reasoning the model's reasoning the endpoint gave apart ({@code reasoning_content}), kept
+   *     here and set aside from the answer, or null
    */
   @JsonInclude(JsonInclude.Include.ALWAYS)
   @JsonPropertyOrder({"key", "id", "stage", "model", "answer", "kind", "prediction", "reason", "problem",
-      "prompt_tokens", "completion_tokens", "latency_ms", "retries", "error", "status"})
+      "prompt_tokens", "completion_tokens", "latency_ms", "retries", "error", "status", "finish_reason", "reasoning"})
   public record Entry(
       String key,
       String id,
@@ -56,10 +59,17 @@ public final class AnswerLog implements AutoCloseable {
       @JsonProperty("latency_ms") Long latencyMillis,
       int retries,
       String error,
-      Integer status) {
+      Integer status,
+      @JsonProperty("finish_reason") String finishReason,
+      String reasoning) {
 
     public boolean failed() {
       return error != null;
+    }
+
+    /** An answer cut off at the token limit: not final, so a rerun asks again. */
+    public boolean truncated() {
+      return "TRUNCATED".equals(kind);
     }
   }
 
@@ -113,7 +123,7 @@ public final class AnswerLog implements AutoCloseable {
       }
     }
     AnswerLog log = new AnswerLog(file, unreadable, true);
-    entries.stream().filter(e -> !e.failed() && e.key() != null).forEach(e -> log.answered.put(e.key(), e));
+    entries.stream().filter(e -> !e.failed() && !e.truncated() && e.key() != null).forEach(e -> log.answered.put(e.key(), e));
     return log;
   }
 
@@ -154,7 +164,7 @@ public final class AnswerLog implements AutoCloseable {
     } catch (IOException e) {
       throw new InputException(file + ": cannot write the answers (" + InputException.reason(e) + ")", e);
     }
-    if (!entry.failed()) {
+    if (!entry.failed() && !entry.truncated()) {
       answered.put(entry.key(), entry);
     }
   }

@@ -390,13 +390,13 @@ public final class ModelRun {
       AnswerLog.Entry entry;
       try {
         ChatEndpoint.Completion c = endpoint.chat(request);
-        ModelAnswer.Read read = ModelAnswer.read(c.text());
+        ModelAnswer.Read read = ModelAnswer.read(c.text(), c.finishReason());
         entry = new AnswerLog.Entry(key, id, stage, endpoint.settings().model(), c.text(), read.kind().name(),
             read.prediction(), read.reason(), read.problem(), c.promptTokens(), c.completionTokens(), c.latencyMillis(),
-            c.retries(), null, null);
+            c.retries(), null, null, c.finishReason(), c.reasoning());
       } catch (EndpointException e) {
         entry = new AnswerLog.Entry(key, id, stage, endpoint.settings().model(), null, null, "", null, null, null, null,
-            null, e.retries(), e.getMessage(), e.status());
+            null, e.retries(), e.getMessage(), e.status(), null, null);
       } catch (RuntimeException e) {
         mine.completeExceptionally(e);
         throw e;
@@ -421,6 +421,9 @@ public final class ModelRun {
             : e.error().contains("not JSON") ? "not JSON" : "other", 1, Integer::sum);
       } else {
         withoutSql += e.kind().equals("NONE") ? 1 : 0;
+        if (e.truncated()) { // cut off at the token limit: no final answer, asked again by a rerun
+          failures.merge("truncated", 1, Integer::sum);
+        }
         promptTokens += e.promptTokens() == null ? 0 : e.promptTokens();
         completionTokens += e.completionTokens() == null ? 0 : e.completionTokens();
       }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -116,6 +117,39 @@ class ChatEndpointTest {
       EndpointException e = assertThrows(EndpointException.class, () -> endpoint(server, 5, 2).complete("x"));
       assertTrue(e.getMessage().contains("the answer is not JSON: <html>gateway login</html>"), e.getMessage());
       assertEquals(1, server.count());
+    }
+  }
+
+  @Test
+  void reasoningGivenApartIsSetAsideAndTheFinishReasonKept() throws Exception {
+    // vLLM with a reasoning parser, DeepSeek: the thinking in reasoning_content, the answer in content
+    String body = "{\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"REFUSE\","
+        + "\"reasoning_content\":\"SELECT salary FROM employee would read a Hidden column.\"},\"finish_reason\":\"stop\"}],"
+        + "\"usage\":{\"prompt_tokens\":12,\"completion_tokens\":40}}";
+    try (LocalChatServer server = new LocalChatServer(r -> Reply.raw(200, body))) {
+      ChatEndpoint.Completion c = endpoint(server, 5, 0).chat(List.of(ChatEndpoint.Message.user("x")));
+      assertEquals("REFUSE", c.text());
+      assertEquals("SELECT salary FROM employee would read a Hidden column.", c.reasoning());
+      assertEquals("stop", c.finishReason());
+      assertEquals(ModelAnswer.Kind.REFUSE, ModelAnswer.read(c.text(), c.finishReason()).kind());
+    }
+  }
+
+  @Test
+  void anAnswerCutOffWhileThinkingIsTruncated() throws Exception {
+    // the token limit reached inside the reasoning: no content at all
+    String body = "{\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":null,"
+        + "\"reasoning_content\":\"Let me think about the salary column\"},\"finish_reason\":\"length\"}]}";
+    try (LocalChatServer server = new LocalChatServer(r -> Reply.raw(200, body))) {
+      ChatEndpoint.Completion c = endpoint(server, 5, 0).chat(List.of(ChatEndpoint.Message.user("x")));
+      assertEquals("", c.text());
+      assertEquals("length", c.finishReason());
+      assertEquals(ModelAnswer.Kind.TRUNCATED, ModelAnswer.read(c.text(), c.finishReason()).kind());
+    }
+    // Ollama or vLLM without a reasoning parser: the thinking inline, in <think> tags
+    try (LocalChatServer server = new LocalChatServer(r -> Reply.text("<think>SELECT salary? No.</think>\nSELECT name FROM employee"))) {
+      ChatEndpoint.Completion c = endpoint(server, 5, 0).chat(List.of(ChatEndpoint.Message.user("x")));
+      assertEquals("SELECT name FROM employee", ModelAnswer.read(c.text(), c.finishReason()).prediction());
     }
   }
 

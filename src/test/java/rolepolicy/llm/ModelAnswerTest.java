@@ -25,9 +25,54 @@ class ModelAnswerTest {
   }
 
   @Test
-  void extractTakesTheFirstFencedBlock() {
-    String answer = "Here it is:\n```sql\nSELECT count(*) FROM singer;\n```\nand an alternative:\n```sql\nSELECT 1\n```";
-    assertEquals("SELECT count(*) FROM singer", ModelAnswer.extract(answer));
+  void theLastFencedBlockIsTheFinalAnswer() {
+    String answer = "A first try:\n```sql\nSELECT count(*) FROM singer;\n```\nbetter:\n```sql\nSELECT count(*) FROM concert\n```";
+    assertEquals("SELECT count(*) FROM concert", ModelAnswer.extract(answer));
+    assertEquals("SELECT count(*) FROM concert", ModelAnswer.read(answer).prediction());
+  }
+
+  @Test
+  void anAnswerThatExplainsThenRefusesIsRefuse() {
+    // prose that says "select" before the refusal: the refusal comes last
+    ModelAnswer.Read read = ModelAnswer.read("To answer we would need to select the salary column, which is Hidden, so: REFUSE");
+    assertEquals(ModelAnswer.Kind.REFUSE, read.kind());
+    // the forbidden query quoted, then refused
+    assertEquals(ModelAnswer.Kind.REFUSE, ModelAnswer.read(
+        "The query would be:\n```sql\nSELECT salary FROM employee\n```\nbut salary is Hidden, so REFUSE.").kind());
+    // REFUSE in capitals within a sentence, with its reason
+    ModelAnswer.Read must = ModelAnswer.read("I must REFUSE: the question needs employee.salary.");
+    assertEquals(ModelAnswer.Kind.REFUSE, must.kind());
+    assertEquals("the question needs employee.salary", must.reason());
+    // a refusal considered, then a query: the query is the answer
+    assertEquals("SELECT name FROM employee", ModelAnswer.read(
+        "No REFUSE is needed: name is Public.\n```sql\nSELECT name FROM employee\n```").prediction());
+    assertEquals("SELECT name FROM employee", ModelAnswer.read(
+        "No need to REFUSE here.\nSELECT name FROM employee").prediction());
+    // REFUSE in a query's comment is part of the query
+    assertEquals("SELECT name FROM employee", ModelAnswer.read(
+        "```sql\nSELECT name -- not a REFUSE case\nFROM employee\n```").prediction());
+  }
+
+  @Test
+  void aModelsThinkingIsSetAside() {
+    String answer = "<think>The user wants salaries. SELECT salary FROM employee? No: salary is Hidden... REFUSE?\n"
+        + "Actually names are enough.</think>\n\n```sql\nSELECT name FROM employee\n```";
+    assertEquals("SELECT name FROM employee", ModelAnswer.read(answer).prediction());
+    assertEquals("SELECT name FROM employee", ModelAnswer.extract(answer));
+    assertEquals(ModelAnswer.Kind.REFUSE, ModelAnswer.read("<think>\nSELECT salary FROM employee\n</think>\nREFUSE").kind());
+    // thinking never closed: nothing final was said
+    ModelAnswer.Read open = ModelAnswer.read("<think>\nSELECT salary FROM employee, or maybe");
+    assertEquals(ModelAnswer.Kind.NONE, open.kind());
+    assertEquals("", open.prediction());
+  }
+
+  @Test
+  void anAnswerCutOffAtTheTokenLimitIsTruncatedWhateverItHolds() {
+    ModelAnswer.Read read = ModelAnswer.read("```sql\nSELECT name FROM employee WHERE", "length");
+    assertEquals(ModelAnswer.Kind.TRUNCATED, read.kind());
+    assertEquals("", read.prediction());
+    assertTrue(read.problem().contains("finish_reason length"), read.problem());
+    assertEquals(ModelAnswer.Kind.SQL, ModelAnswer.read("SELECT name FROM employee", "stop").kind());
   }
 
   @Test

@@ -1,5 +1,7 @@
 package rolepolicy.run;
 
+import static org.junit.jupiter.api.Assertions.assertNull;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -21,7 +23,7 @@ class AnswerLogOwnerTest {
   private static final String USERS = "{\"key\": \"mine\", \"answer\": \"SELECT 1\"}\n{\"cut short";
 
   private static AnswerLog.Entry entry() {
-    return new AnswerLog.Entry("k1", "dev_0001", "answer", "m", "SELECT 1", "SQL", "SELECT 1", null, null, 3, 2, 10L, 0, null, null);
+    return new AnswerLog.Entry("k1", "dev_0001", "answer", "m", "SELECT 1", "SQL", "SELECT 1", null, null, 3, 2, 10L, 0, null, null, "stop", null);
   }
 
   @Test
@@ -52,7 +54,7 @@ class AnswerLogOwnerTest {
     }
     try (AnswerLog log = AnswerLog.open(dir)) {
       assertEquals(1, log.size());
-      log.append(new AnswerLog.Entry("k2", "dev_0002", "answer", "m", "SELECT 2", "SQL", "SELECT 2", null, null, 3, 2, 10L, 0, null, null));
+      log.append(new AnswerLog.Entry("k2", "dev_0002", "answer", "m", "SELECT 2", "SQL", "SELECT 2", null, null, 3, 2, 10L, 0, null, null, "stop", null));
     }
     assertEquals(2, Files.readAllLines(dir.resolve(AnswerLog.FILE)).size());
   }
@@ -70,5 +72,20 @@ class AnswerLogOwnerTest {
     }
     assertEquals("mine\n", Files.readString(precious));
     assertFalse(Files.isSymbolicLink(run.resolve(AnswerLog.FILE)), "the link is replaced by the log");
+  }
+
+  @Test
+  void aTruncatedAnswerIsLoggedButNotReusedSoARerunAsksAgain() throws Exception {
+    AnswerLog.Entry cut = new AnswerLog.Entry("k3", "dev_0003", "answer", "m", "SELECT name FROM", "TRUNCATED", "", null,
+        "the endpoint cut the answer off", 3, 64, 10L, 0, null, null, "length", null);
+    try (AnswerLog log = AnswerLog.open(dir)) {
+      log.append(cut);
+      assertNull(log.answer("k3"));
+    }
+    assertTrue(Files.readString(dir.resolve(AnswerLog.FILE)).contains("\"finish_reason\":\"length\""));
+    try (AnswerLog log = AnswerLog.open(dir)) {
+      assertNull(log.answer("k3"), "read back, a truncated answer is not an answer to reuse");
+      assertEquals(0, log.size());
+    }
   }
 }
