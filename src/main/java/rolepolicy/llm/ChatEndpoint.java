@@ -115,10 +115,7 @@ public final class ChatEndpoint {
     String value = settings.keyVariable() == null ? null : environment.get(settings.keyVariable());
     this.key = value == null || value.isBlank() ? null : value.strip();
     try {
-      this.uri = URI.create(settings.baseUrl().replaceAll("/+$", "") + "/chat/completions");
-      if (uri.getScheme() == null || !uri.getScheme().matches("https?")) {
-        throw new IllegalArgumentException("not http or https");
-      }
+      this.uri = chatCompletions(settings.baseUrl());
     } catch (IllegalArgumentException e) {
       throw new InputException(settings.baseUrl() + ": not an endpoint URL (" + e.getMessage() + ")", e);
     }
@@ -283,6 +280,23 @@ public final class ChatEndpoint {
     return new Completion(thoughtOnly ? "" : content.asText(), count(usage, "prompt_tokens"),
         count(usage, "completion_tokens"), latencyMillis, retries,
         perplexity(json.path("choices").path(0).path("logprobs").path("content")), finishReason, text(reasoning));
+  }
+
+  /**
+   * The chat-completions URL of a base URL ({@code http://host:8000/v1}) or of the full one (ending
+   * in {@code /chat/completions}); a query string ({@code ?api-version=…}) is kept.
+   */
+  static URI chatCompletions(String url) {
+    URI given = URI.create(url.strip());
+    if (given.getScheme() == null || !given.getScheme().matches("https?") || given.getRawAuthority() == null) {
+      throw new IllegalArgumentException("not an http or https URL");
+    }
+    String path = given.getRawPath() == null ? "" : given.getRawPath().replaceAll("/+$", "");
+    if (!path.endsWith("/chat/completions")) {
+      path += "/chat/completions";
+    }
+    return URI.create(given.getScheme() + "://" + given.getRawAuthority() + path
+        + (given.getRawQuery() == null ? "" : "?" + given.getRawQuery()));
   }
 
   private static String text(JsonNode node) {

@@ -154,6 +154,22 @@ class ChatEndpointTest {
   }
 
   @Test
+  void theUrlIsABaseOrTheFullChatCompletionsUrlItsQueryStringKept() throws Exception {
+    assertEquals("http://127.0.0.1:8000/v1/chat/completions", ChatEndpoint.chatCompletions("http://127.0.0.1:8000/v1/").toString());
+    assertEquals("https://x.example/openai/deployments/d/chat/completions?api-version=2024-02-01",
+        ChatEndpoint.chatCompletions("https://x.example/openai/deployments/d/chat/completions?api-version=2024-02-01").toString());
+    assertEquals("https://x.example/openai/deployments/d/chat/completions?api-version=2024-02-01",
+        ChatEndpoint.chatCompletions("https://x.example/openai/deployments/d?api-version=2024-02-01").toString());
+    assertThrows(IllegalArgumentException.class, () -> ChatEndpoint.chatCompletions("localhost:8000/v1"));
+    try (LocalChatServer server = new LocalChatServer(r -> Reply.text("YES"))) {
+      String full = server.baseUrl() + "/chat/completions?api-version=1";
+      ChatEndpoint endpoint = new ChatEndpoint(new ChatEndpoint.Connection(full, "m", null, 5, 0), Map.of());
+      assertEquals("YES", endpoint.complete("x"));
+      assertEquals("/v1/chat/completions", server.requests().get(0).path(), "not /chat/completions twice");
+    }
+  }
+
+  @Test
   void aRefusedKeyIsNotRetried() throws Exception {
     try (LocalChatServer server = new LocalChatServer(r -> Reply.error(401))) {
       EndpointException e = assertThrows(EndpointException.class, () -> endpoint(server, 5, 2).complete("x"));
