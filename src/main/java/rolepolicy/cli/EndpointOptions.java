@@ -12,9 +12,9 @@ class EndpointOptions {
   @Option(names = "--llm-model", paramLabel = "NAME", description = "Model name.")
   String model;
 
-  @Option(names = "--llm-key-env", paramLabel = "VAR", defaultValue = "OPENAI_API_KEY",
-      description = "Environment variable holding the API key (default: ${DEFAULT-VALUE}; unset: no key).")
-  String keyVariable = "OPENAI_API_KEY";
+  @Option(names = "--llm-key-env", paramLabel = "VAR",
+      description = "Environment variable holding the API key, e.g. OPENAI_API_KEY (default: none; no key is sent).")
+  String keyVariable;
 
   @Option(names = "--llm-timeout", paramLabel = "SECONDS", defaultValue = "60", description = "Time limit per request (default: ${DEFAULT-VALUE}).")
   @Range(min = 0, aboveMin = true)
@@ -33,12 +33,22 @@ class EndpointOptions {
     return url != null || model != null;
   }
 
-  ChatEndpoint endpoint(Map<String, String> environment) {
-    return endpoint(environment, false);
+  ChatEndpoint endpoint(Map<String, String> environment, java.io.PrintWriter err) {
+    return endpoint(environment, false, err);
   }
 
-  /** {@code logprobs}: each request asks for the answer's token log-probabilities. */
-  ChatEndpoint endpoint(Map<String, String> environment, boolean logprobs) {
-    return new ChatEndpoint(new ChatEndpoint.Connection(url, model, keyVariable, timeout, retries, 1.0, maxBytes), environment, logprobs);
+  /**
+   * {@code logprobs}: each request asks for the answer's token log-probabilities. A key that would
+   * go over plain http to a host other than the loopback is warned of on {@code err}.
+   */
+  ChatEndpoint endpoint(Map<String, String> environment, boolean logprobs, java.io.PrintWriter err) {
+    ChatEndpoint endpoint =
+        new ChatEndpoint(new ChatEndpoint.Connection(url, model, keyVariable, timeout, retries, 1.0, maxBytes), environment, logprobs);
+    String warning = endpoint.keyWarning();
+    if (warning != null) {
+      err.println("warning: " + warning);
+      err.flush();
+    }
+    return endpoint;
   }
 }

@@ -77,7 +77,7 @@ public final class RunCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "--name may hold letters, digits, '.', '_' and '-' only, not '" + name + "'");
     }
     Path folder = out != null ? out : Path.of("runs", name != null ? name : defaultName());
-    ChatEndpoint endpoint = llm.endpoint(System.getenv());
+    ChatEndpoint endpoint = llm.endpoint(System.getenv(), spec.commandLine().getErr());
     ModelRun run = new ModelRun(new ModelRun.Configuration(data.dataset, schemaFile.tables, caseBank.bank, promptTemplate.template, chosen,
         fewShot.examples, databases.dir, query.timeout, ruleFiles.ruleSet(), folder, workers.parallel, limit, twoStage,
         caching.folder()), endpoint, spec.commandLine().getErr());

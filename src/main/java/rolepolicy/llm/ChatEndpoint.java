@@ -283,6 +283,20 @@ public final class ChatEndpoint {
   }
 
   /**
+   * Why sending the key is unsafe, or null: a key going over plain http to a host other than the
+   * loopback can be read on the way.
+   */
+  public String keyWarning() {
+    if (key == null || !"http".equals(uri.getScheme())) {
+      return null;
+    }
+    String host = uri.getHost() == null ? "" : uri.getHost();
+    boolean loopback = host.equals("localhost") || host.equals("::1") || host.equals("[::1]") || host.startsWith("127.");
+    return loopback ? null : "the API key of " + settings.keyVariable() + " goes over plain http to " + host
+        + " (" + uri + "), where anyone on the way can read it; use https, or no --llm-key-env";
+  }
+
+  /**
    * The chat-completions URL of a base URL ({@code http://host:8000/v1}) or of the full one (ending
    * in {@code /chat/completions}); a query string ({@code ?api-version=…}) is kept.
    */

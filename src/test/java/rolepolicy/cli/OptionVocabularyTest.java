@@ -63,7 +63,7 @@ class OptionVocabularyTest {
       new Term("--no-cache", "", null, CacheOptions.class, Map.of()),
       new Term("--llm-url", "URL", null, EndpointOptions.class, Map.of()),
       new Term("--llm-model", "NAME", null, EndpointOptions.class, Map.of()),
-      new Term("--llm-key-env", "VAR", "OPENAI_API_KEY", EndpointOptions.class, Map.of()),
+      new Term("--llm-key-env", "VAR", null, EndpointOptions.class, Map.of()),
       new Term("--llm-timeout", "SECONDS", "60", EndpointOptions.class, Map.of()),
       new Term("--llm-retries", "N", "2", EndpointOptions.class, Map.of()),
       new Term("--llm-max-bytes", "N", "8388608", EndpointOptions.class, Map.of()),

@@ -1,6 +1,7 @@
 package rolepolicy.llm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -167,6 +168,17 @@ class ChatEndpointTest {
       assertEquals("YES", endpoint.complete("x"));
       assertEquals("/v1/chat/completions", server.requests().get(0).path(), "not /chat/completions twice");
     }
+  }
+
+  @Test
+  void aKeyOverPlainHttpToAnotherHostIsWarnedOf() {
+    Map<String, String> env = Map.of("K", "sk-secret");
+    assertTrue(new ChatEndpoint(new ChatEndpoint.Connection("http://gpu-box.example:8000/v1", "m", "K", 5, 0), env)
+        .keyWarning().contains("goes over plain http to gpu-box.example"));
+    assertNull(new ChatEndpoint(new ChatEndpoint.Connection("https://api.example/v1", "m", "K", 5, 0), env).keyWarning());
+    assertNull(new ChatEndpoint(new ChatEndpoint.Connection("http://127.0.0.1:8000/v1", "m", "K", 5, 0), env).keyWarning());
+    assertNull(new ChatEndpoint(new ChatEndpoint.Connection("http://gpu-box.example:8000/v1", "m", null, 5, 0), env).keyWarning(),
+        "no --llm-key-env: no key, nothing to warn of");
   }
 
   @Test
