@@ -31,16 +31,16 @@ public final class GrantExport {
     List<NotExpressible> lost = new ArrayList<>();
     int granted = 0;
     int hidden = 0;
-    String to = quote(role);
+    String to = Postgres.quote(role);
     for (DatabasePolicies db : policies.values()) {
-      String schema = quote(db.dbId());
+      String schema = Postgres.quote(db.dbId());
       out.append("GRANT USAGE ON SCHEMA ").append(schema).append(" TO ").append(to).append(";\n");
       Map<String, List<String>> byTable = new java.util.LinkedHashMap<>();
       for (ColumnPolicy c : db.columns()) {
         List<String> publicColumns = byTable.computeIfAbsent(c.column().table(), t -> new ArrayList<>());
         switch (c.finalPolicy()) {
           case Public -> {
-            publicColumns.add(quote(c.column().name()));
+            publicColumns.add(Postgres.quote(c.column().name()));
             granted++;
           }
           case Hidden -> hidden++;
@@ -51,16 +51,13 @@ public final class GrantExport {
       byTable.forEach((table, columns) -> {
         if (!columns.isEmpty()) {
           out.append("GRANT SELECT (").append(String.join(", ", columns)).append(") ON ")
-              .append(schema).append('.').append(quote(table)).append(" TO ").append(to).append(";\n");
+              .append(schema).append('.').append(Postgres.quote(table)).append(" TO ").append(to).append(";\n");
         }
       });
     }
     return new Export(out.toString(), List.copyOf(lost), granted, hidden);
   }
 
-  private static String quote(String name) {
-    return Postgres.quote(name);
-  }
 
   /**
    * The permission rules of a rule base that no GRANT expresses: each whose metadata forbids a

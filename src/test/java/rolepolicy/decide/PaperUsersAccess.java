@@ -1,6 +1,5 @@
 package rolepolicy.decide;
 
-import java.util.List;
 import java.util.Map;
 import rolepolicy.spider.Schema;
 
@@ -48,7 +47,4 @@ public final class PaperUsersAccess {
     return out.toString();
   }
 
-  public static List<String> users() {
-    return PaperUsers.USERS;
-  }
 }
