@@ -100,7 +100,7 @@ public final class RunOverhead {
         }
         Took withPrompts = time(() -> s[1] = run(endpoint, reused, work));
         Took rerun = time(() -> s[2] = run(endpoint, out, work));
-        if (s[1].promptsBuilt() > 0 || s[2].promptsBuilt() > 0 || s[2].sent() > 0) {
+        if (s[1].promptsBuilt() > 0 || s[2].promptsBuilt() > 0 || s[2].spent().requests() > 0) {
           throw new IllegalStateException("the runs after the first built prompts or sent requests again");
         }
         ModelRun.Timing t = s[0].timing();
@@ -131,7 +131,7 @@ public final class RunOverhead {
   private ModelRun.Summary run(ChatEndpoint endpoint, Path out, Path work) {
     return new ModelRun(new ModelRun.Configuration(settings.dataset(), settings.tables(), settings.bank(), settings.template(),
         settings.policy(), settings.k(), settings.databases(), 30, settings.rules(), out, settings.parallel(), settings.limit(), false,
-        work.resolve("cache")), endpoint, new PrintWriter(new StringWriter())).run();
+        null, rolepolicy.run.Accounting.Prices.NONE, work.resolve("cache")), endpoint, new PrintWriter(new StringWriter())).run();
   }
 
   /** evaluate's work on a predictions file: read the split and schemas, score, write its two files. */

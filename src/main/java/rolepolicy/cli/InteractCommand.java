@@ -239,7 +239,7 @@ public final class InteractCommand implements Callable<Integer> {
       llm.url = standInModel.baseUrl();
       llm.model = "stand-in (" + standIn + ")";
     }
-    ChatEndpoint endpoint = llm.given() ? llm.endpoint(System.getenv(), source.model && !noLogprobs, spec.commandLine().getErr()) : null;
+    ChatEndpoint endpoint = llm.given() ? llm.endpoint(System.getenv(), source.model && !noLogprobs, spec.commandLine()) : null;
     QuestionEngine engine = ruleBase == null ? null : new QuestionEngine(ruleBase);
     ModelUser modelUser = endpoint == null ? null : new ModelUser(endpoint, prompts.resolve("interact-answer.txt"));
     PrintWriter w = spec.commandLine().getOut();

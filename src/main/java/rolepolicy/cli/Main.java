@@ -54,6 +54,9 @@ public final class Main {
   /** Exit code for a bad command line: an unknown option, a value out of range, an output refused. */
   public static final int USAGE = 2;
 
+  /** Exit code of a model run that wrote its folder but left questions without a final answer (failed or cut off). */
+  public static final int INCOMPLETE = 3;
+
   /** Exit code of a run stopped by Ctrl-C, as a shell reports one (128 + SIGINT). */
   public static final int INTERRUPTED = 130;
 

@@ -15,6 +15,7 @@ import rolepolicy.casebank.CaseBank;
 import rolepolicy.evaluate.Evaluation;
 import rolepolicy.llm.ChatEndpoint;
 import rolepolicy.run.AnswerLog;
+import rolepolicy.run.Accounting;
 import rolepolicy.run.ModelRun;
 
 /** A model's run on a generated split: prompts, answers, predictions and metrics in one folder (docs/run.md). */
@@ -52,6 +53,23 @@ public final class RunCommand implements Callable<Integer> {
   @Option(names = "--out", paramLabel = "DIR", description = "The run's folder (default: runs/NAME).")
   Path out;
 
+  @Option(names = "--system", paramLabel = "FILE",
+      description = "A system message from this template; {{policy_rules}} in it moves the policy rules there from the prompt (default: none).")
+  Path system;
+
+  @Option(names = "--price-in", paramLabel = "USD", description = "Price per million prompt tokens, for the cost (default: none).")
+  @Range(min = 0)
+  Double priceIn;
+
+  @Option(names = "--price-out", paramLabel = "USD", description = "Price per million completion tokens, for the cost (default: none).")
+  @Range(min = 0)
+  Double priceOut;
+
+  @Option(names = "--allow-failures", paramLabel = "N", defaultValue = "0",
+      description = "Exit 0 even when up to N questions failed or were cut off (default: ${DEFAULT-VALUE}).")
+  @Range(min = 0)
+  int allowFailures;
+
   @Mixin ParallelOption workers;
 
   @Option(names = "--limit", paramLabel = "N", description = "The first N questions only, for a quick try.")
@@ -77,10 +95,10 @@ public final class RunCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "--name may hold letters, digits, '.', '_' and '-' only, not '" + name + "'");
     }
     Path folder = out != null ? out : Path.of("runs", name != null ? name : defaultName());
-    ChatEndpoint endpoint = llm.endpoint(System.getenv(), spec.commandLine().getErr());
+    ChatEndpoint endpoint = llm.endpoint(System.getenv(), spec.commandLine());
     ModelRun run = new ModelRun(new ModelRun.Configuration(data.dataset, schemaFile.tables, caseBank.bank, promptTemplate.template, chosen,
         fewShot.examples, databases.dir, query.timeout, ruleFiles.ruleSet(), folder, workers.parallel, limit, twoStage,
-        caching.folder()), endpoint, spec.commandLine().getErr());
+        system, new Accounting.Prices(priceIn, priceOut), caching.folder()), endpoint, spec.commandLine().getErr());
     PrintWriter w = spec.commandLine().getOut();
     if (dryRun) {
       run.dryRun(w);
@@ -88,16 +106,15 @@ public final class RunCommand implements Callable<Integer> {
     }
     ModelRun.Summary s = run.run();
     MetricsTable.print(w, s.outcome().metrics());
-    w.printf(Locale.ROOT, "%s: %d requests sent, %d answers reused from %s; %d failed%s; %d answers without SQL%n",
-        rolepolicy.io.Plural.of(s.questions(), "question"), s.sent(), s.reused(), folder.resolve(AnswerLog.FILE), s.failed(),
-        s.failures().isEmpty() ? "" : " " + s.failures(), s.withoutSql());
-    w.printf(Locale.ROOT, "tokens: %,d prompt, %,d completion; prompts: %d built, %d reused from %s%n",
-        s.promptTokens(), s.completionTokens(), s.promptsBuilt(), s.promptsReused(), folder.resolve(ModelRun.PROMPTS));
-    w.printf(Locale.ROOT, "time: questions %.1f s (%d at once; building their prompts took %.1f s of the workers' time),"
-        + " evaluation %.1f s, writing %.1f s%n", s.timing().questions(), workers.parallel, s.timing().prompts(),
-        s.timing().evaluation(), s.timing().writing());
-    w.println("wrote " + folder + ": " + String.join(", ", ModelRun.PROMPTS, AnswerLog.FILE, ModelRun.PREDICTIONS,
-        Evaluation.METRICS, Evaluation.PER_QUESTION, ModelRun.RUN));
+    RunSummary.print(w, s, folder, workers.parallel, priceIn != null || priceOut != null);
+    if (s.unansweredCount() > allowFailures) {
+      PrintWriter err = spec.commandLine().getErr();
+      err.printf(Locale.ROOT, "error: %s of %d have no final answer (%s); a failure is not an answer:"
+          + " run again to ask only those, or --allow-failures %d to accept them%n",
+          rolepolicy.io.Plural.of(s.unansweredCount(), "question"), s.questions(),
+          s.answers().get("failed") + " failed, " + s.answers().get("truncated") + " truncated", s.unansweredCount());
+      return Main.INCOMPLETE;
+    }
     return 0;
   }
 

@@ -118,7 +118,7 @@ public final class ScoreTablesCommand implements Callable<Integer> {
         if (llm.url == null || llm.model == null) {
           throw new ParameterException(spec.commandLine(), "--judge llm needs --llm-url and --llm-model");
         }
-        ChatEndpoint endpoint = llm.endpoint(System.getenv(), spec.commandLine().getErr());
+        ChatEndpoint endpoint = llm.endpoint(System.getenv(), spec.commandLine());
         PromptTemplate template = PromptTemplate.read(llm.prompt, LlmJudge.PLACEHOLDERS);
         llmJudge = new LlmJudge(endpoint, template, deterministic,
             llm.cache != null ? llm.cache : out.resolve("judge-cache.jsonl"));

@@ -25,14 +25,30 @@ public final class Evaluation {
   public static final String METRICS = "metrics.json";
   public static final String PER_QUESTION = "per_question.jsonl";
 
-  /** {@code metrics.json}: the figures of the model and the two reference predictors. */
-  @JsonPropertyOrder({"dataset", "predictions", "execution", "not_computed", "predictors"})
+  /**
+   * {@code metrics.json}: the figures of the model and the two reference predictors; {@code answers},
+   * a model run's outcome counts (answered, refused, no SQL, truncated, failed), only in a run's.
+   */
+  @JsonPropertyOrder({"dataset", "predictions", "execution", "not_computed", "answers", "predictors"})
   public record MetricsFile(
       String dataset,
       String predictions,
       String execution,
       @JsonProperty("not_computed") List<String> notComputed,
-      Map<String, Metrics> predictors) {}
+      @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+      Map<String, Integer> answers,
+      Map<String, Metrics> predictors) {
+
+    public MetricsFile(String dataset, String predictions, String execution, List<String> notComputed,
+        Map<String, Metrics> predictors) {
+      this(dataset, predictions, execution, notComputed, null, predictors);
+    }
+
+    /** This file with a run's outcome counts. */
+    public MetricsFile withAnswers(Map<String, Integer> counts) {
+      return new MetricsFile(dataset, predictions, execution, notComputed, counts, predictors);
+    }
+  }
 
   /** What was evaluated and with what: {@code databases} null leaves execution out. */
   public record Inputs(String dataset, Map<String, Schema> schemas, Path databases, double timeoutSeconds, KieBase rules) {}

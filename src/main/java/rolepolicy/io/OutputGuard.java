@@ -31,6 +31,11 @@ public final class OutputGuard {
     this.force = force;
   }
 
+  /** Whether {@code --force} was given. */
+  public boolean force() {
+    return force;
+  }
+
   /** The guard of this thread's command run; without one, no inputs and no {@code --force}. */
   public static OutputGuard current() {
     OutputGuard guard = CURRENT.get();

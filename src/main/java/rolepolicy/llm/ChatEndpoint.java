@@ -25,9 +25,11 @@ import java.util.concurrent.TimeoutException;
 import rolepolicy.io.InputException;
 
 /**
- * One OpenAI-compatible chat-completions endpoint, by base URL: temperature 0, a time limit per
- * request, retries with exponential back-off on 429, 5xx, time-outs and refused connections,
- * honouring a 429's {@code Retry-After}. Each answer comes with its token usage, latency and retries.
+ * One OpenAI-compatible chat-completions endpoint, by base URL: the request settings ({@link
+ * RequestSettings}: temperature 0 unless told), a time limit per request, retries with exponential
+ * back-off and jitter on 429, 5xx, time-outs and refused connections, honouring the server's {@code
+ * Retry-After}, {@code retry-after-ms} and {@code x-ratelimit-reset-*}, and a shared {@link Pace}.
+ * Each answer comes with its token usage, latency and retries.
  *
  * <p>Written on java.net.http and Jackson rather than langchain4j's OpenAiChatModel, which hides
  * the HTTP status, the {@code Retry-After} header and its own retry count.
@@ -74,14 +76,20 @@ public final class ChatEndpoint {
    * no log-probabilities were asked for or the endpoint gave none).
    */
   public record Completion(String text, Integer promptTokens, Integer completionTokens, long latencyMillis, int retries,
-      Double perplexity, String finishReason, String reasoning) {
+      Double perplexity, String finishReason, String reasoning, Usage usage) {
     public Completion(String text, Integer promptTokens, Integer completionTokens, long latencyMillis, int retries) {
-      this(text, promptTokens, completionTokens, latencyMillis, retries, null, null, null);
+      this(text, promptTokens, completionTokens, latencyMillis, retries, null, null, null, Usage.NONE);
     }
   }
 
-  /** The temperature of every request: answers as repeatable as the endpoint allows. */
-  public static final double TEMPERATURE = 0.0;
+  /**
+   * What else the answer reports: {@code usage.completion_tokens_details.reasoning_tokens}, {@code
+   * usage.prompt_tokens_details.cached_tokens}, and the {@code model} and {@code system_fingerprint}
+   * that served it; each null when not given.
+   */
+  public record Usage(Integer reasoningTokens, Integer cachedTokens, String model, String systemFingerprint) {
+    public static final Usage NONE = new Usage(null, null, null, null);
+  }
   /** The longest wait a {@code Retry-After} may ask for. */
   static final Duration LONGEST_WAIT = Duration.ofMinutes(5);
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -91,17 +99,30 @@ public final class ChatEndpoint {
   private final URI uri;
   private final HttpClient client;
   private final boolean logprobs;
+  private final RequestSettings request;
+  private final String tokenField;
+  private final Map<String, String> headers;
+  private final Pace pace;
 
   public ChatEndpoint(Connection settings, Map<String, String> environment) {
     this(settings, environment, false);
   }
 
+  public ChatEndpoint(Connection settings, Map<String, String> environment, boolean logprobs) {
+    this(settings, environment, logprobs, RequestSettings.DEFAULT, Map.of(), Pace.NONE);
+  }
+
   /**
    * {@code logprobs}: each request asks for the answer's token log-probabilities ({@code "logprobs":
    * true}), from which each answer's perplexity is computed; an endpoint that gives none is no error.
+   * {@code headers} are sent with every request (after the key's, so one may replace it).
    */
-  public ChatEndpoint(Connection settings, Map<String, String> environment, boolean logprobs) {
+  public ChatEndpoint(Connection settings, Map<String, String> environment, boolean logprobs, RequestSettings request,
+      Map<String, String> headers, Pace pace) {
     this.logprobs = logprobs;
+    this.request = request;
+    this.headers = new java.util.TreeMap<>(headers);
+    this.pace = pace;
     if (settings.baseUrl() == null || settings.baseUrl().isBlank()) {
       throw new InputException("no endpoint: give the base URL of an OpenAI-compatible chat endpoint");
     }
@@ -119,6 +140,14 @@ public final class ChatEndpoint {
     } catch (IllegalArgumentException e) {
       throw new InputException(settings.baseUrl() + ": not an endpoint URL (" + e.getMessage() + ")", e);
     }
+    this.tokenField = request.tokenField() != null ? request.tokenField() : RequestSettings.tokenFieldFor(uri.getHost());
+    for (Map.Entry<String, String> h : this.headers.entrySet()) {
+      try {
+        HttpRequest.newBuilder(uri).header(h.getKey(), h.getValue());
+      } catch (IllegalArgumentException e) {
+        throw new InputException("header '" + h.getKey() + "' cannot be sent (" + e.getMessage() + ")", e);
+      }
+    }
     this.client = HttpClient.newBuilder()
         .version(HttpClient.Version.HTTP_1_1)
         .connectTimeout(timeout())
@@ -127,6 +156,25 @@ public final class ChatEndpoint {
 
   public Connection settings() {
     return settings;
+  }
+
+  /** The chat-completions URL requests go to. */
+  public String url() {
+    return uri.toString();
+  }
+
+  public RequestSettings request() {
+    return request;
+  }
+
+  /** The field the answer's token limit is sent in. */
+  public String tokenField() {
+    return tokenField;
+  }
+
+  /** The names of the extra headers sent (never their values). */
+  public java.util.Set<String> headerNames() {
+    return headers.keySet();
   }
 
   /** Whether a key is sent ({@code Authorization: Bearer …}); without one no such header is sent. */
@@ -149,16 +197,20 @@ public final class ChatEndpoint {
     return chat(List.of(Message.user(userMessage)));
   }
 
-  /** The request body of a conversation, as sent: model, temperature, messages (and {@code logprobs} when asked). */
+  /**
+   * The request body of a conversation, as sent: model, the request settings that are set, {@code
+   * logprobs} when asked, the messages, then the extra body fields.
+   */
   public ObjectNode requestBody(List<Message> messages) {
     ObjectNode body = JSON.createObjectNode();
     body.put("model", settings.model());
-    body.put("temperature", TEMPERATURE);
+    request.apply(body, tokenField);
     if (logprobs) {
       body.put("logprobs", true);
     }
     ArrayNode list = body.putArray("messages");
     messages.forEach(m -> list.addObject().put("role", m.role()).put("content", m.content()));
+    request.applyExtra(body);
     return body;
   }
 
@@ -185,9 +237,16 @@ public final class ChatEndpoint {
     if (key != null) {
       request.header("Authorization", "Bearer " + key);
     }
+    headers.forEach(request::setHeader);
     long start = System.nanoTime();
     for (int attempt = 0; ; attempt++) {
       Failure failure;
+      try {
+        pace.acquire(Pace.estimate(body.length, this.request.maxTokens()));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new EndpointException(settings.describe() + ": interrupted");
+      }
       try {
         HttpResponse<String> response = send(request.build());
         if (response.statusCode() / 100 == 2) {
@@ -207,9 +266,20 @@ public final class ChatEndpoint {
         throw new EndpointException(settings.describe() + ": " + failure.message()
             + (attempt > 0 ? " (after " + attempt + (attempt == 1 ? " retry)" : " retries)") : ""), failure.status(), attempt);
       }
-      sleep(failure.retryAfter() != null ? failure.retryAfter()
-          : Duration.ofMillis(Math.round(settings.backoffSeconds() * 1000 * (1L << Math.min(attempt, 16)))));
+      sleep(failure.retryAfter() != null ? failure.retryAfter() : backoff(settings.backoffSeconds(), attempt,
+          java.util.concurrent.ThreadLocalRandom.current().nextDouble()));
     }
+  }
+
+  /**
+   * The wait before retry {@code attempt + 1}: {@code backoff · 2^attempt}, of which a random half
+   * ({@code random} in [0, 1)) is left out, so that workers that failed together do not retry
+   * together ("equal jitter"); at most {@link #LONGEST_WAIT}. The jitter changes when a request is
+   * sent, never what it asks or what is written.
+   */
+  static Duration backoff(double backoffSeconds, int attempt, double random) {
+    double full = backoffSeconds * 1000 * (1L << Math.min(attempt, 16));
+    return Duration.ofMillis(Math.min(LONGEST_WAIT.toMillis(), Math.round(full / 2 + full / 2 * random)));
   }
 
   /** Why a request failed, whether to try again, and how long to wait first (null: the back-off). */
@@ -242,20 +312,120 @@ public final class ChatEndpoint {
   private Failure httpFailure(HttpResponse<String> response) {
     int status = response.statusCode();
     String detail = "HTTP " + status + errorMessage(response.body());
+    Duration wait = serverWait(response.headers());
+    String waitText = wait == null ? "" : ", the server asks to wait " + wait.toMillis() / 1000.0 + " s";
     if (status == 429) {
-      Duration wait = retryAfter(response.headers().firstValue("Retry-After").orElse(null));
-      return new Failure("the endpoint is rate-limiting (" + detail
-          + (wait == null ? "" : ", Retry-After " + wait.toMillis() / 1000.0 + " s") + ")", true, status, wait);
+      return new Failure("the endpoint is rate-limiting (" + detail + waitText + ")", true, status, wait);
+    }
+    if (status == 400 || status == 422) {
+      String hint = parameterHint(response.body());
+      return new Failure("the endpoint refused the request (" + detail + (hint == null ? "" : "; " + hint) + ")", false,
+          status, null);
     }
     if (status == 401 || status == 403) {
-      return new Failure("the key was refused (" + detail + (key == null ? "; no key was sent: set "
-          + settings.keyVariable() : "") + ")", false, status, null);
+      return new Failure("the key was refused (" + detail + (key == null ? "; no key was sent: " + (settings.keyVariable() == null
+          ? "--llm-key-env VAR names the variable that holds it" : "set " + settings.keyVariable()) : "") + ")", false, status, null);
     }
     if (status == 404) {
       return new Failure("not found (" + detail + "; check the URL and the model name)", false, status, null);
     }
     boolean retry = status >= 500 || status == 408 || status == 409;
-    return new Failure("the endpoint answered with an error (" + detail + ")", retry, status, null);
+    return new Failure("the endpoint answered with an error (" + detail + (retry ? waitText : "") + ")", retry, status,
+        retry ? wait : null);
+  }
+
+  /**
+   * For a 400 that names a field this client sent (OpenAI's {@code error.param}, or the field's name
+   * quoted in the message, as vLLM and OpenAI's reasoning models write it), the option that removes
+   * or changes it; null when it names none.
+   */
+  private String parameterHint(String body) {
+    String param = null;
+    String said = body == null ? "" : body;
+    try {
+      JsonNode error = JSON.readTree(said).path("error");
+      param = text(error.get("param"));
+      said = error.path("message").asText(said);
+    } catch (JsonProcessingException | RuntimeException e) {
+      // not JSON: the body is the message
+    }
+    String message = said;
+    ObjectNode sent = requestBody(List.of());
+    List<String> named = new java.util.ArrayList<>();
+    if (param != null && sent.has(param)) {
+      named.add(param);
+    }
+    sent.fieldNames().forEachRemaining(f -> {
+      if (!named.contains(f) && !f.equals("model") && !f.equals("messages")
+          && java.util.regex.Pattern.compile("['\"`]" + java.util.regex.Pattern.quote(f) + "['\"`]").matcher(message).find()) {
+        named.add(f);
+      }
+    });
+    for (String field : named) {
+      String option = field.equals("logprobs") ? "interact's --no-logprobs leaves it out"
+          : request.optionFor(field);
+      if (option != null) {
+        return "it names \"" + field + "\": " + option;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * How long the server asks to wait before the next try: {@code retry-after-ms}, else {@code
+   * Retry-After}, else the later of {@code x-ratelimit-reset-requests} and {@code
+   * x-ratelimit-reset-tokens} (OpenAI's {@code 1m30.5s} form); at most {@link #LONGEST_WAIT}; null
+   * when it asks nothing.
+   */
+  static Duration serverWait(java.net.http.HttpHeaders headers) {
+    String ms = headers.firstValue("retry-after-ms").orElse(null);
+    if (ms != null) {
+      try {
+        return clamp(Duration.ofMillis(Math.round(Double.parseDouble(ms.strip()))));
+      } catch (NumberFormatException e) {
+        // unreadable: the next header decides
+      }
+    }
+    Duration after = retryAfter(headers.firstValue("Retry-After").orElse(null));
+    if (after != null) {
+      return after;
+    }
+    Duration requests = resetTime(headers.firstValue("x-ratelimit-reset-requests").orElse(null));
+    Duration tokens = resetTime(headers.firstValue("x-ratelimit-reset-tokens").orElse(null));
+    Duration later = requests == null ? tokens : tokens == null || requests.compareTo(tokens) > 0 ? requests : tokens;
+    return later == null ? null : clamp(later);
+  }
+
+  /** {@code 20ms}, {@code 6s}, {@code 1m30.5s}, {@code 2h}, or a number of seconds; null when unreadable. */
+  static Duration resetTime(String value) {
+    if (value == null || value.isBlank()) {
+      return null;
+    }
+    String v = value.strip();
+    if (v.matches("\\d+(\\.\\d+)?")) {
+      return Duration.ofMillis(Math.round(Double.parseDouble(v) * 1000));
+    }
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|h|m|s)").matcher(v);
+    double millis = 0;
+    int end = 0;
+    while (m.find()) {
+      if (m.start() != end) {
+        return null;
+      }
+      double n = Double.parseDouble(m.group(1));
+      millis += n * switch (m.group(2)) {
+        case "ms" -> 1;
+        case "s" -> 1000;
+        case "m" -> 60_000;
+        default -> 3_600_000;
+      };
+      end = m.end();
+    }
+    return end == v.length() && end > 0 ? Duration.ofMillis(Math.round(millis)) : null;
+  }
+
+  private static Duration clamp(Duration wait) {
+    return wait.isNegative() ? Duration.ZERO : wait.compareTo(LONGEST_WAIT) > 0 ? LONGEST_WAIT : wait;
   }
 
   private Completion completion(String body, long latencyMillis, int retries) {
@@ -277,9 +447,12 @@ public final class ChatEndpoint {
           + abbreviate(body), null, retries);
     }
     JsonNode usage = json.path("usage");
+    Usage more = new Usage(count(usage.path("completion_tokens_details"), "reasoning_tokens"),
+        count(usage.path("prompt_tokens_details"), "cached_tokens"), text(json.get("model")),
+        text(json.get("system_fingerprint")));
     return new Completion(thoughtOnly ? "" : content.asText(), count(usage, "prompt_tokens"),
         count(usage, "completion_tokens"), latencyMillis, retries,
-        perplexity(json.path("choices").path(0).path("logprobs").path("content")), finishReason, text(reasoning));
+        perplexity(json.path("choices").path(0).path("logprobs").path("content")), finishReason, text(reasoning), more);
   }
 
   /**
@@ -358,7 +531,7 @@ public final class ChatEndpoint {
         return null;
       }
     }
-    return wait.isNegative() ? Duration.ZERO : wait.compareTo(LONGEST_WAIT) > 0 ? LONGEST_WAIT : wait;
+    return clamp(wait);
   }
 
   private static String errorMessage(String body) {

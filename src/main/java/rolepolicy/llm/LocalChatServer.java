@@ -63,6 +63,18 @@ public final class LocalChatServer implements AutoCloseable {
       return new Reply(429, null, 0, null, Map.of("Retry-After", retryAfterSeconds));
     }
 
+    /** A JSON body sent as it is, e.g. a server's own error shape or an answer with its usage details. */
+    public static Reply json(int status, String body) {
+      return new Reply(status, null, 0, body, Map.of("Content-Type", "application/json"));
+    }
+
+    /** This reply with a header more, e.g. {@code retry-after-ms}. */
+    public Reply withHeader(String name, String value) {
+      Map<String, String> more = new java.util.TreeMap<>(headers);
+      more.put(name, value);
+      return new Reply(status, content, delayMillis, rawBody, more, logprobs);
+    }
+
     /** A body sent as it is, e.g. an HTML page where JSON was expected. */
     public static Reply raw(int status, String body) {
       return new Reply(status, null, 0, body, Map.of());
@@ -70,7 +82,11 @@ public final class LocalChatServer implements AutoCloseable {
   }
 
   /** One request as received. */
-  public record Request(String path, String authorization, JsonNode body) {
+  public record Request(String path, String authorization, JsonNode body, com.sun.net.httpserver.Headers headers) {
+    public Request(String path, String authorization, JsonNode body) {
+      this(path, authorization, body, new com.sun.net.httpserver.Headers());
+    }
+
     /** The text of the last message. */
     public String prompt() {
       JsonNode messages = body.get("messages");
@@ -137,7 +153,7 @@ public final class LocalChatServer implements AutoCloseable {
     try (exchange) {
       JsonNode body = JSON.readTree(exchange.getRequestBody().readAllBytes());
       Request request = new Request(exchange.getRequestURI().getPath(),
-          exchange.getRequestHeaders().getFirst("Authorization"), body);
+          exchange.getRequestHeaders().getFirst("Authorization"), body, exchange.getRequestHeaders());
       received.incrementAndGet();
       if (keepRequests) {
         requests.add(request);
@@ -180,8 +196,8 @@ public final class LocalChatServer implements AutoCloseable {
             .put("total_tokens", promptTokens + completionTokens);
         out = JSON.writeValueAsBytes(response);
       }
-      exchange.getResponseHeaders().add("Content-Type", reply.rawBody() != null ? "text/html" : "application/json");
-      reply.headers().forEach((name, value) -> exchange.getResponseHeaders().add(name, value));
+      exchange.getResponseHeaders().set("Content-Type", reply.rawBody() != null ? "text/html" : "application/json");
+      reply.headers().forEach((name, value) -> exchange.getResponseHeaders().set(name, value));
       exchange.sendResponseHeaders(reply.status(), out.length);
       try (OutputStream os = exchange.getResponseBody()) {
         os.write(out);

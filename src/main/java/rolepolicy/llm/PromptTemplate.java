@@ -69,6 +69,17 @@ public final class PromptTemplate {
     return new PromptTemplate(file, out.toString());
   }
 
+  /** Whether the text has the placeholder {@code {{name}}}. */
+  public boolean uses(String name) {
+    Matcher m = PLACEHOLDER.matcher(text);
+    while (m.find()) {
+      if (m.group(1).equals(name)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   public Path file() {
     return file;
   }

@@ -40,10 +40,16 @@ public final class AnswerLog implements AutoCloseable {
    * @param finishReason the endpoint's {@code finish_reason} ({@code stop}, {@code length}, …), if given
    * @param reasoning the model's reasoning the endpoint gave apart ({@code reasoning_content}), kept
    *     here and set aside from the answer, or null
+   * @param reasoningTokens {@code usage.completion_tokens_details.reasoning_tokens} (part of the
+   *     completion tokens), or null
+   * @param cachedTokens {@code usage.prompt_tokens_details.cached_tokens} (part of the prompt tokens), or null
+   * @param servedBy the {@code model} the answer names (e.g. a dated snapshot of the name sent), or null
+   * @param systemFingerprint the answer's {@code system_fingerprint}, or null
    */
   @JsonInclude(JsonInclude.Include.ALWAYS)
   @JsonPropertyOrder({"key", "id", "stage", "model", "answer", "kind", "prediction", "reason", "problem",
-      "prompt_tokens", "completion_tokens", "latency_ms", "retries", "error", "status", "finish_reason", "reasoning"})
+      "prompt_tokens", "completion_tokens", "latency_ms", "retries", "error", "status", "finish_reason", "reasoning",
+      "reasoning_tokens", "cached_tokens", "served_by", "system_fingerprint"})
   public record Entry(
       String key,
       String id,
@@ -61,7 +67,11 @@ public final class AnswerLog implements AutoCloseable {
       String error,
       Integer status,
       @JsonProperty("finish_reason") String finishReason,
-      String reasoning) {
+      String reasoning,
+      @JsonProperty("reasoning_tokens") Integer reasoningTokens,
+      @JsonProperty("cached_tokens") Integer cachedTokens,
+      @JsonProperty("served_by") String servedBy,
+      @JsonProperty("system_fingerprint") String systemFingerprint) {
 
     public boolean failed() {
       return error != null;

@@ -67,11 +67,13 @@ public final class ModelRun {
    * @param databases SQLite folder for execution match, or null
    * @param limit the first so many questions only, or null for all
    * @param twoStage ask for a draft, choose the examples again by its skeleton, ask again
+   * @param system the system message's template ({@code {{policy_rules}}} may stand in it), or null for none
+   * @param prices per million tokens, for the cost
    * @param cache the cache folder (embeddings, the cases' skeletons, file digests), or null
    */
   public record Configuration(Path dataset, Path tables, Path bank, Path template, CaseBank.Method policy, int k,
       Path databases, double timeoutSeconds, RuleSet rules, Path out, int parallel, Integer limit, boolean twoStage,
-      Path cache) {}
+      Path system, Accounting.Prices prices, Path cache) {}
 
   /** One question's prompt at one stage, as {@code prompts.jsonl} holds it; {@code key} names its answer. */
   @JsonPropertyOrder({"id", "stage", "key", "db_id", "prompt", "examples", "retrieval"})
@@ -82,13 +84,40 @@ public final class ModelRun {
     }
   }
 
+  /** A question's outcome: answered with SQL, refused, an answer with neither, cut off, or failed. */
+  public enum Answer {
+    ANSWERED("answered"), REFUSED("refused"), NO_SQL("no SQL found"), TRUNCATED("truncated"), FAILED("failed");
+
+    public final String label;
+
+    Answer(String label) {
+      this.label = label;
+    }
+
+    static Answer of(AnswerLog.Entry e) {
+      return e.failed() ? FAILED : e.truncated() ? TRUNCATED
+          : "SQL".equals(e.kind()) ? ANSWERED : "REFUSE".equals(e.kind()) ? REFUSED : NO_SQL;
+    }
+
+    /** Failed or cut off: the question has no final answer, and a rerun asks it again. */
+    public boolean unanswered() {
+      return this == FAILED || this == TRUNCATED;
+    }
+  }
+
   /**
-   * What a run did: the questions, requests sent and answers reused, prompts built and reused from the
-   * folder, failures, tokens, and the evaluation.
+   * What a run did: each question's outcome counted ({@code answers}, in {@link Answer} order), the
+   * failures by kind, the questions without a final answer and why ({@code unanswered}, by id), the
+   * requests' accounting (all, sent now, reused), prompts built and reused from the folder, and the
+   * evaluation.
    */
-  public record Summary(int questions, int sent, int reused, int promptsBuilt, int promptsReused, int failed,
-      Map<String, Integer> failures, int withoutSql, long promptTokens, long completionTokens, Evaluation.Outcome outcome,
-      Timing timing) {}
+  public record Summary(int questions, Map<String, Integer> answers, Map<String, Integer> failures,
+      Map<String, String> unanswered, Accounting requests, Accounting spent, Accounting reused, int promptsBuilt,
+      int promptsReused, Evaluation.Outcome outcome, Timing timing) {
+    public int unansweredCount() {
+      return unanswered.size();
+    }
+  }
 
   /**
    * Where a run's time went, in seconds: the questions (each one's prompts built, or reused, and its
@@ -100,11 +129,13 @@ public final class ModelRun {
   /** {@code run.json}. */
   @JsonInclude(JsonInclude.Include.ALWAYS)
   @JsonPropertyOrder({"version", "model", "endpoint", "key_variable", "dataset", "questions", "limit", "tables", "db",
-      "bank", "template", "rules", "prompt_inputs", "settings", "answers"})
+      "bank", "template", "system", "rules", "prompt_inputs", "configuration", "settings", "answers", "unanswered",
+      "requests"})
   record RunFile(String version, String model, String endpoint, @JsonProperty("key_variable") String keyVariable,
       String dataset, int questions, Integer limit, String tables, String db, BankFile bank, Digested template,
-      Digested rules, @JsonProperty("prompt_inputs") String promptInputs, Map<String, Object> settings,
-      Map<String, Object> answers) {}
+      Digested system, Digested rules, @JsonProperty("prompt_inputs") String promptInputs,
+      Map<String, Object> configuration, Map<String, Object> settings, Map<String, Object> answers,
+      Map<String, String> unanswered, Accounting requests) {}
 
   record BankFile(String path, String source, int cases, String model, CaseBank.Thresholds thresholds) {}
 
@@ -116,6 +147,8 @@ public final class ModelRun {
   private final List<JsonNode> records = new ArrayList<>();
   private final Map<String, Schema> schemas;
   private final PromptTemplate template;
+  /** The system message, or null for none. */
+  private final String system;
 
   /** Reads the split, the schemas and the template; {@code progress} gets what the run does (stderr). */
   public ModelRun(Configuration settings, ChatEndpoint endpoint, PrintWriter progress) {
@@ -123,8 +156,13 @@ public final class ModelRun {
     this.endpoint = endpoint;
     this.progress = progress;
     this.schemas = SchemaReader.read(settings.tables());
+    String policyText = PolicyPromptText.of(RuleBase.load(settings.rules()));
+    PromptTemplate systemTemplate = settings.system() == null ? null
+        : PromptTemplate.read(settings.system(), java.util.Set.of("policy_rules"));
+    this.system = systemTemplate == null ? null : systemTemplate.render(Map.of("policy_rules", policyText));
+    // the policy rules go in the system message when its template has them, and then not in the prompt too
     this.template = PromptTemplate.read(settings.template(), PromptWriter.PLACEHOLDERS)
-        .with("policy_rules", PolicyPromptText.of(RuleBase.load(settings.rules())));
+        .with("policy_rules", systemTemplate != null && systemTemplate.uses("policy_rules") ? "" : policyText);
     JsonNode all = JsonFiles.readArray(settings.dataset(), "dataset records");
     int n = settings.limit() == null ? all.size() : Math.min(settings.limit(), all.size());
     for (int i = 0; i < n; i++) {
@@ -140,14 +178,30 @@ public final class ModelRun {
     }
   }
 
-  /** The request key of a prompt: SHA-256 of the request body's content (model, temperature, messages). */
+  /**
+   * The request key of a prompt: SHA-256 of the endpoint's URL and the request body (model, every
+   * setting sent, the messages), so that another server or another setting never reuses an answer.
+   */
   public String key(String prompt) {
-    return Digest.sha256(request(prompt));
+    return key(request(prompt));
+  }
+
+  private String key(byte[] request) {
+    byte[] url = (endpoint.url() + "\n").getBytes(StandardCharsets.UTF_8);
+    byte[] all = java.util.Arrays.copyOf(url, url.length + request.length);
+    System.arraycopy(request, 0, all, url.length, request.length);
+    return Digest.sha256(all);
+  }
+
+  /** The messages of a prompt: the system message, if any, and the prompt. */
+  private List<ChatEndpoint.Message> messages(String prompt) {
+    return system == null ? List.of(ChatEndpoint.Message.user(prompt))
+        : List.of(new ChatEndpoint.Message("system", system), ChatEndpoint.Message.user(prompt));
   }
 
   /** The request body of a prompt, as sent and as its key is computed from. */
   private byte[] request(String prompt) {
-    return endpoint.requestBytes(List.of(ChatEndpoint.Message.user(prompt)));
+    return endpoint.requestBytes(messages(prompt));
   }
 
   /** Prints each first-stage request as JSON, one a line, and the prompt tokens they would send; sends nothing. */
@@ -161,7 +215,7 @@ public final class ModelRun {
         String prompt = writer.prompt(r, schemas.get(r.path("db_id").asText()), null).prompt();
         total += tokens.count(prompt);
         cached += log.answer(key(prompt)) != null ? 1 : 0;
-        out.println(DatasetWriter.JSON.writeValueAsString(endpoint.requestBody(List.of(ChatEndpoint.Message.user(prompt)))));
+        out.println(DatasetWriter.JSON.writeValueAsString(endpoint.requestBody(messages(prompt))));
       }
     } catch (JsonProcessingException e) {
       throw new IllegalStateException(e);
@@ -175,11 +229,12 @@ public final class ModelRun {
   /** Runs every question, writes the run folder, and says what it did. */
   public Summary run() {
     OutputGuard.current().checkFiles(settings.out(), PROMPTS, PREDICTIONS, Evaluation.METRICS, Evaluation.PER_QUESTION, RUN);
+    Map<String, Object> configuration = configuration();
+    RunFolder.checkConfiguration(settings.out(), configuration, OutputGuard.current().force());
     List<GoldRecord> gold = Evaluator.readDataset(settings.dataset()).subList(0, records.size());
-    AtomicInteger sent = new AtomicInteger();
-    AtomicInteger reused = new AtomicInteger();
     List<PromptEntry> prompts = new ArrayList<>();
     List<AnswerLog.Entry> finals = new ArrayList<>();
+    List<Accounting.Request> requests = new ArrayList<>();
     Prompts built;
     String inputs;
     CaseBank.Meta bankMeta;
@@ -203,7 +258,7 @@ public final class ModelRun {
       selection = selection(bank, schemas, settings);
       built = new Prompts(new PromptWriter(bank, template, settings.policy(), settings.k(), selection),
           earlier == null ? List.of() : earlier);
-      Asker asker = new Asker(log, sent, reused);
+      Asker asker = new Asker(log);
       ExecutorService pool = Executors.newFixedThreadPool(settings.parallel());
       long start = System.nanoTime();
       try {
@@ -228,6 +283,7 @@ public final class ModelRun {
           Question q = f.get();
           prompts.addAll(q.prompts());
           finals.add(q.answer());
+          requests.addAll(q.requests());
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -253,7 +309,10 @@ public final class ModelRun {
         gold, predictions, settings.out().resolve(PREDICTIONS).toString());
     double evaluationSeconds = (System.nanoTime() - evaluating) / 1e9;
     long writing = System.nanoTime();
-    write(prompts, predictions, outcome, summary(finals, sent.get(), reused.get(), built, outcome, null), bankMeta, inputs);
+    Map<String, Integer> answers = answers(finals);
+    Summary written = summary(finals, requests, built, outcome, null);
+    write(prompts, predictions, new Evaluation.Outcome(outcome.metrics().withAnswers(answers), outcome.model()), written,
+        bankMeta, inputs, configuration);
     // for the next run on the split: the questions' embeddings, the cases' skeletons, the files' digests
     embedder.save();
     if (selection != null) {
@@ -261,7 +320,7 @@ public final class ModelRun {
     }
     CacheFolder.saveDigests(settings.cache());
     Timing timing = new Timing(questionSeconds, built.nanos.sum() / 1e9, evaluationSeconds, (System.nanoTime() - writing) / 1e9);
-    return summary(finals, sent.get(), reused.get(), built, outcome, timing);
+    return summary(finals, requests, built, outcome, timing);
   }
 
   /**
@@ -278,7 +337,8 @@ public final class ModelRun {
           .append(CacheFolder.digest(settings.tables(), cache)).append('\n')
           .append(bank.digest(cache)).append('\n')
           .append(Digest.sha256(template.text())).append('\n')
-          .append(settings.policy()).append(' ').append(settings.k()).append(' ').append(settings.twoStage()).append('\n');
+          .append(settings.policy()).append(' ').append(settings.k()).append(' ').append(settings.twoStage()).append('\n')
+          .append(system == null ? "no system message" : Digest.sha256(system)).append('\n');
       if (settings.databases() != null && settings.policy() == CaseBank.Method.SKELETON_VOTE) {
         for (String db : new java.util.TreeSet<>(records.stream().map(r -> r.path("db_id").asText()).toList())) {
           Path file = settings.databases().resolve(db).resolve(db + ".sqlite");
@@ -297,8 +357,8 @@ public final class ModelRun {
         : settings.dataset() + " (first " + records.size() + " records)";
   }
 
-  /** One question's prompts and its final answer. */
-  private record Question(List<PromptEntry> prompts, AnswerLog.Entry answer) {}
+  /** One question's prompts, its final answer, and its requests (a draft's too). */
+  private record Question(List<PromptEntry> prompts, AnswerLog.Entry answer, List<Accounting.Request> requests) {}
 
   /**
    * The prompt builder, or the prompts a finished run wrote from the same inputs ({@code earlier}, by
@@ -343,19 +403,21 @@ public final class ModelRun {
     String stage = settings.twoStage() ? "draft" : "answer";
     PromptWriter.PromptLine line = built.prompt(r, earlier.isEmpty() ? null : earlier.get(0), null);
     byte[] request = request(line.prompt());
-    String key = Digest.sha256(request);
+    String key = key(request);
     List<PromptEntry> prompts = new ArrayList<>(List.of(entry(line, stage, key)));
-    AnswerLog.Entry answer = asker.ask(id, stage, request, key);
+    Accounting.Request first = asker.ask(id, stage, request, key);
+    AnswerLog.Entry answer = first.entry();
     if (!settings.twoStage() || answer.failed() || !"SQL".equals(answer.kind())) {
-      return new Question(prompts, answer); // no draft SQL: the first answer stands
+      return new Question(prompts, answer, List.of(first)); // no draft SQL: the first answer stands
     }
     // the earlier second prompt was chosen by the same draft when the first request is the same (its answer is the log's)
     PromptEntry earlierFinal = earlier.size() > 1 && earlier.get(0).key().equals(key) ? earlier.get(1) : null;
     PromptWriter.PromptLine second = built.prompt(r, earlierFinal, ModelAnswer.read(answer.answer()).text());
     byte[] secondRequest = request(second.prompt());
-    String secondKey = Digest.sha256(secondRequest);
+    String secondKey = key(secondRequest);
     prompts.add(entry(second, "final", secondKey));
-    return new Question(prompts, asker.ask(id, "final", secondRequest, secondKey));
+    Accounting.Request last = asker.ask(id, "final", secondRequest, secondKey);
+    return new Question(prompts, last.entry(), List.of(first, last));
   }
 
   private static PromptEntry entry(PromptWriter.PromptLine line, String stage, String key) {
@@ -365,27 +427,22 @@ public final class ModelRun {
   /** Sends a request unless its answer is logged, never the same request twice at once. */
   private final class Asker {
     final AnswerLog log;
-    final AtomicInteger sent;
-    final AtomicInteger reused;
     final Map<String, CompletableFuture<AnswerLog.Entry>> inFlight = new ConcurrentHashMap<>();
 
-    Asker(AnswerLog log, AtomicInteger sent, AtomicInteger reused) {
+    Asker(AnswerLog log) {
       this.log = log;
-      this.sent = sent;
-      this.reused = reused;
     }
 
-    AnswerLog.Entry ask(String id, String stage, byte[] request, String key) {
+    /** The answer, and whether this invocation sent its request (a request two questions share is sent once). */
+    Accounting.Request ask(String id, String stage, byte[] request, String key) {
       AnswerLog.Entry known = log.answer(key);
       if (known != null) {
-        reused.incrementAndGet();
-        return known;
+        return new Accounting.Request(known, false);
       }
       CompletableFuture<AnswerLog.Entry> mine = new CompletableFuture<>();
       CompletableFuture<AnswerLog.Entry> running = inFlight.putIfAbsent(key, mine);
       if (running != null) {
-        reused.incrementAndGet();
-        return running.join();
+        return new Accounting.Request(running.join(), true);
       }
       AnswerLog.Entry entry;
       try {
@@ -393,48 +450,52 @@ public final class ModelRun {
         ModelAnswer.Read read = ModelAnswer.read(c.text(), c.finishReason());
         entry = new AnswerLog.Entry(key, id, stage, endpoint.settings().model(), c.text(), read.kind().name(),
             read.prediction(), read.reason(), read.problem(), c.promptTokens(), c.completionTokens(), c.latencyMillis(),
-            c.retries(), null, null, c.finishReason(), c.reasoning());
+            c.retries(), null, null, c.finishReason(), c.reasoning(), c.usage().reasoningTokens(), c.usage().cachedTokens(),
+            c.usage().model(), c.usage().systemFingerprint());
       } catch (EndpointException e) {
         entry = new AnswerLog.Entry(key, id, stage, endpoint.settings().model(), null, null, "", null, null, null, null,
-            null, e.retries(), e.getMessage(), e.status(), null, null);
+            null, e.retries(), e.getMessage(), e.status(), null, null, null, null, null, null);
       } catch (RuntimeException e) {
         mine.completeExceptionally(e);
         throw e;
       }
-      sent.incrementAndGet();
       log.append(entry);
       mine.complete(entry);
       inFlight.remove(key);
-      return entry;
+      return new Accounting.Request(entry, true);
     }
   }
 
-  private Summary summary(List<AnswerLog.Entry> finals, int sent, int reused, Prompts built, Evaluation.Outcome outcome,
-      Timing timing) {
+  /** Each outcome's count, in {@link Answer} order. */
+  private static Map<String, Integer> answers(List<AnswerLog.Entry> finals) {
+    Map<String, Integer> counts = new java.util.LinkedHashMap<>();
+    for (Answer a : Answer.values()) {
+      counts.put(a.name().toLowerCase(Locale.ROOT), 0);
+    }
+    finals.forEach(e -> counts.merge(Answer.of(e).name().toLowerCase(Locale.ROOT), 1, Integer::sum));
+    return counts;
+  }
+
+  private Summary summary(List<AnswerLog.Entry> finals, List<Accounting.Request> requests, Prompts built,
+      Evaluation.Outcome outcome, Timing timing) {
     Map<String, Integer> failures = new TreeMap<>();
-    int withoutSql = 0;
-    long promptTokens = 0;
-    long completionTokens = 0;
+    Map<String, String> unanswered = new java.util.LinkedHashMap<>();
     for (AnswerLog.Entry e : finals) {
       if (e.failed()) {
         failures.merge(e.status() != null ? "HTTP " + e.status() : e.error().contains("time limit") ? "time-out"
             : e.error().contains("not JSON") ? "not JSON" : "other", 1, Integer::sum);
-      } else {
-        withoutSql += e.kind().equals("NONE") ? 1 : 0;
-        if (e.truncated()) { // cut off at the token limit: no final answer, asked again by a rerun
-          failures.merge("truncated", 1, Integer::sum);
-        }
-        promptTokens += e.promptTokens() == null ? 0 : e.promptTokens();
-        completionTokens += e.completionTokens() == null ? 0 : e.completionTokens();
+        unanswered.put(e.id(), "failed: " + e.error());
+      } else if (e.truncated()) { // cut off at the token limit: no final answer, asked again by a rerun
+        unanswered.put(e.id(), "truncated: the answer reached the token limit (finish_reason \"length\")");
       }
     }
-    int failed = failures.values().stream().mapToInt(Integer::intValue).sum();
-    return new Summary(finals.size(), sent, reused, built.builtCount.get(), built.reusedCount.get(), failed, failures, withoutSql,
-        promptTokens, completionTokens, outcome, timing);
+    Accounting.Split split = Accounting.of(requests, settings.prices());
+    return new Summary(finals.size(), answers(finals), failures, unanswered, split.all(), split.spent(), split.reused(),
+        built.builtCount.get(), built.reusedCount.get(), outcome, timing);
   }
 
   private void write(List<PromptEntry> prompts, List<String> predictions, Evaluation.Outcome outcome, Summary summary,
-      CaseBank.Meta bankMeta, String promptInputs) {
+      CaseBank.Meta bankMeta, String promptInputs, Map<String, Object> configuration) {
     AtomicOutput output = new AtomicOutput();
     Thread cleanUp = new Thread(output::close); // Ctrl-C while staging leaves no temporary file
     Runtime.getRuntime().addShutdownHook(cleanUp);
@@ -453,7 +514,7 @@ public final class ModelRun {
         }
       }
       Evaluation.stage(output, out, outcome);
-      DatasetWriter.write(output.stage(out.resolve(RUN)), runFile(summary, bankMeta, promptInputs));
+      DatasetWriter.write(output.stage(out.resolve(RUN)), runFile(summary, bankMeta, promptInputs, configuration));
       output.commit();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -466,28 +527,49 @@ public final class ModelRun {
     }
   }
 
-  private RunFile runFile(Summary s, CaseBank.Meta meta, String promptInputs) {
+  /**
+   * What makes this run this run: everything that changes what is asked or of whom. A folder holds
+   * one configuration ({@link RunFolder#checkConfiguration}); the rules, the limit, time limits and
+   * retries are not in it (a rerun after a rule edit scores the same answers again).
+   */
+  private Map<String, Object> configuration() {
+    Map<String, Object> c = new java.util.LinkedHashMap<>();
+    c.put("model", endpoint.settings().model());
+    c.put("endpoint", endpoint.url());
+    c.put("dataset", settings.dataset().toString());
+    c.put("tables", settings.tables().toString());
+    c.put("db", settings.databases() == null ? null : settings.databases().toString());
+    c.put("bank", settings.bank().toString());
+    c.put("template", Digest.sha256(template.text()));
+    c.put("system", system == null ? null : Digest.sha256(system));
+    c.put("policy", settings.policy().name().toLowerCase(Locale.ROOT));
+    c.put("k", settings.k());
+    c.put("two_stage", settings.twoStage());
+    c.putAll(endpoint.request().describe(endpoint.tokenField()));
+    c.put("logprobs", endpoint.asksLogprobs());
+    c.put("headers", List.copyOf(endpoint.headerNames()));
+    return DatasetWriter.JSON.convertValue(c, java.util.LinkedHashMap.class);
+  }
+
+  private RunFile runFile(Summary s, CaseBank.Meta meta, String promptInputs, Map<String, Object> configuration) {
     Map<String, Object> runSettings = new java.util.LinkedHashMap<>();
-    runSettings.put("policy", settings.policy().name().toLowerCase(Locale.ROOT));
-    runSettings.put("k", settings.k());
-    runSettings.put("two_stage", settings.twoStage());
-    runSettings.put("temperature", ChatEndpoint.TEMPERATURE);
     runSettings.put("request_timeout_s", endpoint.settings().timeoutSeconds());
     runSettings.put("request_retries", endpoint.settings().retries());
+    runSettings.put("backoff_s", endpoint.settings().backoffSeconds());
     runSettings.put("query_timeout_s", settings.timeoutSeconds());
-    Map<String, Object> answers = new java.util.LinkedHashMap<>();
-    answers.put("failed", s.failed());
+    runSettings.put("price_in", settings.prices().in());
+    runSettings.put("price_out", settings.prices().out());
+    Map<String, Object> answers = new java.util.LinkedHashMap<>(s.answers());
     answers.put("failures", s.failures());
-    answers.put("without_sql", s.withoutSql());
-    answers.put("prompt_tokens", s.promptTokens());
-    answers.put("completion_tokens", s.completionTokens());
     String templateText = template.text();
-    return new RunFile(Version.TEXT, endpoint.settings().model(), endpoint.settings().baseUrl(), endpoint.settings().keyVariable(),
+    return new RunFile(Version.TEXT, endpoint.settings().model(), endpoint.url(), endpoint.settings().keyVariable(),
         settings.dataset().toString(), records.size(), settings.limit(), settings.tables().toString(),
         settings.databases() == null ? null : settings.databases().toString(),
         new BankFile(settings.bank().toString(), meta.source(), meta.cases(), meta.model(), meta.thresholds()),
         new Digested(settings.template().toString(), Digest.sha256(templateText)),
-        new Digested(settings.rules().folder().toString(), Digest.rules(settings.rules())), promptInputs, runSettings, answers);
+        settings.system() == null ? null : new Digested(settings.system().toString(), Digest.sha256(system)),
+        new Digested(settings.rules().folder().toString(), Digest.rules(settings.rules())), promptInputs, configuration,
+        runSettings, answers, s.unanswered(), s.requests());
   }
 
   /** The selection by skeleton (a draft's, or the vote's), with the values linked when the databases are given. */

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import rolepolicy.io.DatasetWriter;
 import rolepolicy.io.InputException;
+import rolepolicy.io.OutputRefused;
 
 /** A finished run's folder read back: each question's last prompt and its answer. */
 public final class RunFolder {
@@ -47,6 +48,44 @@ public final class RunFolder {
     } catch (IOException | RuntimeException e) {
       return null; // built again, and written anew
     }
+  }
+
+  /**
+   * Refuses to run into a folder whose {@code run.json} records another configuration, naming the
+   * settings that differ: a folder holds one run. {@code force} lets the run take the folder over (its
+   * answer log stays: its answers are keyed by request, so none of them is reused for other settings).
+   */
+  static void checkConfiguration(Path folder, Map<String, Object> configuration, boolean force) {
+    Path runFile = folder.resolve(ModelRun.RUN);
+    if (force || !Files.isRegularFile(runFile)) {
+      return;
+    }
+    JsonNode earlier;
+    try {
+      earlier = DatasetWriter.JSON.readTree(runFile.toFile()).path("configuration");
+    } catch (IOException e) {
+      throw new InputException(runFile + ": cannot read the earlier run's settings (" + InputException.reason(runFile, e) + ")", e);
+    }
+    JsonNode now = DatasetWriter.JSON.valueToTree(configuration);
+    List<String> differing = new ArrayList<>();
+    java.util.Set<String> names = new java.util.LinkedHashSet<>();
+    now.fieldNames().forEachRemaining(names::add);
+    earlier.fieldNames().forEachRemaining(names::add);
+    for (String name : names) {
+      JsonNode was = earlier.path(name);
+      JsonNode is = now.path(name);
+      if (!was.equals(is)) {
+        differing.add(name + " " + shown(was) + " → " + shown(is));
+      }
+    }
+    if (!differing.isEmpty()) {
+      throw new OutputRefused(folder + " holds another run (" + runFile + "): " + String.join("; ", differing)
+          + ". Give this run its own folder (--name NAME or --out DIR), or --force to make this folder this run's");
+    }
+  }
+
+  private static String shown(JsonNode value) {
+    return value.isMissingNode() ? "(not recorded)" : value.isTextual() ? value.asText() : value.toString();
   }
 
   /** By question id, in the run's order. */

@@ -23,7 +23,7 @@ class AnswerLogOwnerTest {
   private static final String USERS = "{\"key\": \"mine\", \"answer\": \"SELECT 1\"}\n{\"cut short";
 
   private static AnswerLog.Entry entry() {
-    return new AnswerLog.Entry("k1", "dev_0001", "answer", "m", "SELECT 1", "SQL", "SELECT 1", null, null, 3, 2, 10L, 0, null, null, "stop", null);
+    return new AnswerLog.Entry("k1", "dev_0001", "answer", "m", "SELECT 1", "SQL", "SELECT 1", null, null, 3, 2, 10L, 0, null, null, "stop", null, null, null, null, null);
   }
 
   @Test
@@ -54,7 +54,7 @@ class AnswerLogOwnerTest {
     }
     try (AnswerLog log = AnswerLog.open(dir)) {
       assertEquals(1, log.size());
-      log.append(new AnswerLog.Entry("k2", "dev_0002", "answer", "m", "SELECT 2", "SQL", "SELECT 2", null, null, 3, 2, 10L, 0, null, null, "stop", null));
+      log.append(new AnswerLog.Entry("k2", "dev_0002", "answer", "m", "SELECT 2", "SQL", "SELECT 2", null, null, 3, 2, 10L, 0, null, null, "stop", null, null, null, null, null));
     }
     assertEquals(2, Files.readAllLines(dir.resolve(AnswerLog.FILE)).size());
   }
@@ -77,7 +77,7 @@ class AnswerLogOwnerTest {
   @Test
   void aTruncatedAnswerIsLoggedButNotReusedSoARerunAsksAgain() throws Exception {
     AnswerLog.Entry cut = new AnswerLog.Entry("k3", "dev_0003", "answer", "m", "SELECT name FROM", "TRUNCATED", "", null,
-        "the endpoint cut the answer off", 3, 64, 10L, 0, null, null, "length", null);
+        "the endpoint cut the answer off", 3, 64, 10L, 0, null, null, "length", null, null, null, null, null);
     try (AnswerLog log = AnswerLog.open(dir)) {
       log.append(cut);
       assertNull(log.answer("k3"));

@@ -63,7 +63,9 @@ class ModelRunTest {
       RunFixture.Result r = run(fixture.runArgs(server.baseUrl(), out, "--parallel", "4"));
       assertEquals(0, r.code(), r.err());
       assertEquals(RunFixture.QUESTIONS, server.count(), "one request per question");
-      assertTrue(r.out().contains(RunFixture.QUESTIONS + " questions: " + RunFixture.QUESTIONS + " requests sent, 0 answers reused"), r.out());
+      assertTrue(r.out().contains(RunFixture.QUESTIONS + " questions: " + (RunFixture.QUESTIONS - refusals()) + " answered, "
+          + refusals() + " refused, 0 no SQL found, 0 truncated, 0 failed\nrequests: " + RunFixture.QUESTIONS + " answered now, 0 answers reused"),
+          r.out());
 
       // evaluate on the run's predictions writes the same bytes
       Path evaluated = dir.resolve("evaluated");
@@ -71,7 +73,13 @@ class ModelRunTest {
           "--pred", out.resolve("predictions.txt").toString(), "--tables", TestData.spiderDir().resolve("tables.json").toString(),
           "--db", TestData.spiderDir().resolve("database").toString(), "--out", evaluated.toString());
       assertEquals(0, e.code(), e.err());
-      assertArrayEquals(Files.readAllBytes(evaluated.resolve("metrics.json")), Files.readAllBytes(out.resolve("metrics.json")));
+      // run's metrics.json is evaluate's with the outcome counts of its answers
+      com.fasterxml.jackson.databind.node.ObjectNode runMetrics = (com.fasterxml.jackson.databind.node.ObjectNode) JSON.readTree(
+          out.resolve("metrics.json").toFile());
+      JsonNode answerCounts = runMetrics.remove("answers");
+      assertEquals("{\"answered\":" + (RunFixture.QUESTIONS - refusals()) + ",\"refused\":" + refusals()
+          + ",\"no_sql\":0,\"truncated\":0,\"failed\":0}", answerCounts.toString());
+      assertEquals(JSON.readTree(evaluated.resolve("metrics.json").toFile()), runMetrics);
       assertArrayEquals(Files.readAllBytes(evaluated.resolve("per_question.jsonl")), Files.readAllBytes(out.resolve("per_question.jsonl")));
       String table = e.out().substring(0, e.out().indexOf("wrote"));
       assertTrue(r.out().startsWith(table), "run prints evaluate's table:\n" + r.out());
@@ -105,7 +113,7 @@ class ModelRunTest {
 
       JsonNode runFile = JSON.readTree(out.resolve("run.json").toFile());
       assertEquals("test-model", runFile.path("model").asText());
-      assertEquals(server.baseUrl(), runFile.path("endpoint").asText());
+      assertEquals(server.baseUrl() + "/chat/completions", runFile.path("endpoint").asText());
       assertEquals(64, runFile.at("/template/sha256").asText().length());
       assertEquals(64, runFile.at("/rules/sha256").asText().length());
       assertEquals(RunFixture.CASES, runFile.at("/bank/cases").asInt());
@@ -154,7 +162,11 @@ class ModelRunTest {
       // the template edited: every prompt is built again, and each new prompt is a new request
       Path template = dir.resolve("edited.txt");
       Files.writeString(template, Files.readString(Path.of("data/prompts/few-shot.txt")) + "\nKeep the answer short.\n");
-      RunFixture.Result edited = run(fixture.runArgs(server.baseUrl(), out, "--template", template.toString()));
+      RunFixture.Result refused = run(fixture.runArgs(server.baseUrl(), out, "--template", template.toString()));
+      assertEquals(2, refused.code(), "a folder holds one run: " + refused.err());
+      assertTrue(refused.err().contains(out + " holds another run (" + out.resolve("run.json") + "): template "), refused.err());
+      assertTrue(refused.err().contains("Give this run its own folder (--name NAME or --out DIR), or --force"), refused.err());
+      RunFixture.Result edited = run(fixture.runArgs(server.baseUrl(), out, "--template", template.toString(), "--force"));
       assertEquals(0, edited.code(), edited.err());
       assertTrue(edited.out().contains("prompts: " + RunFixture.QUESTIONS + " built, 0 reused"), edited.out());
       assertTrue(edited.err().contains("building the prompts again: " + out.resolve("prompts.jsonl") + " was written from other inputs"),
@@ -163,9 +175,19 @@ class ModelRunTest {
       assertTrue(Files.readString(out.resolve("prompts.jsonl")).contains("Keep the answer short."));
 
       // fewer examples, as another selection setting: built again too
-      RunFixture.Result fewer = run(fixture.runArgs(server.baseUrl(), out, "--template", template.toString(), "--examples", "2"));
+      RunFixture.Result fewer = run(fixture.runArgs(server.baseUrl(), out, "--template", template.toString(), "--examples", "2",
+          "--force"));
       assertTrue(fewer.out().contains("prompts: " + RunFixture.QUESTIONS + " built, 0 reused"), fewer.out());
     }
+  }
+
+  /** The fixture's questions whose gold label is REFUSE. */
+  private static int refusals() {
+    int n = 0;
+    for (JsonNode r : fixture.records) {
+      n += r.at("/gold_label/type").asText().equals("REFUSE") ? 1 : 0;
+    }
+    return n;
   }
 
   private static String questionOf(JsonNode answer, Path out) throws IOException {
@@ -199,8 +221,17 @@ class ModelRunTest {
       Path out = dir.resolve("runs/failing");
       RunFixture.Result r = run(fixture.runArgs(server.baseUrl(), out, "--llm-timeout", "0.5", "--llm-retries", "1",
           "--parallel", "4"));
-      assertEquals(0, r.code(), r.err());
-      assertTrue(r.out().contains("; 4 failed {HTTP 429=1, HTTP 500=1, not JSON=1, time-out=1}; 1 answers without SQL"), r.out());
+      assertEquals(3, r.code(), "questions failed: " + r.err());
+      assertTrue(r.out().contains(" refused, 1 no SQL found, 0 truncated, 4 failed (HTTP 429: 1, HTTP 500: 1, not JSON: 1,"
+          + " time-out: 1)"), r.out());
+      assertTrue(r.err().contains("error: 4 questions of 12 have no final answer (4 failed, 0 truncated); a failure is not an answer:"
+          + " run again to ask only those, or --allow-failures 4 to accept them"), r.err());
+      JsonNode counted = JSON.readTree(out.resolve("metrics.json").toFile()).path("answers");
+      assertEquals(4, counted.path("failed").asInt(), counted.toString());
+      assertEquals(1, counted.path("no_sql").asInt(), counted.toString());
+      JsonNode unanswered = JSON.readTree(out.resolve("run.json").toFile()).path("unanswered");
+      assertEquals(4, unanswered.size(), unanswered.toString());
+      unanswered.fields().forEachRemaining(e -> assertTrue(e.getValue().asText().startsWith("failed: test-model at "), e.toString()));
       assertEquals(2, asked.get(questions.get(0)), "a 429 is retried");
       assertEquals(2, asked.get(questions.get(1)), "a 500 is retried");
       assertEquals(1, asked.get(questions.get(4)), "a body that is not JSON is not retried");
@@ -230,6 +261,8 @@ class ModelRunTest {
       JsonNode perQuestion = jsonLines(out.resolve("per_question.jsonl")).get(0);
       assertEquals("EMPTY", perQuestion.path("prediction").asText(), perQuestion.toString());
 
+      assertEquals(0, run(fixture.runArgs(server.baseUrl(), out,
+          "--allow-failures", "4", "--llm-retries", "0", "--llm-timeout", "0.5")).code(), "up to 4 allowed");
       // the endpoint mended: a rerun asks the 4 failed requests again, nothing else
       server.setHandler(ModelRunTest::goodReply);
       int before = server.count();
@@ -237,7 +270,7 @@ class ModelRunTest {
       assertEquals(0, again.code(), again.err());
       assertEquals(4, server.count() - before);
       assertTrue(again.err().contains(": 8 answers in answers.jsonl are reused"), again.err());
-      assertTrue(again.out().contains("4 requests sent, 8 answers reused") && again.out().contains("; 0 failed; 1 answers without SQL"),
+      assertTrue(again.out().contains("requests: 4 answered now, 8 answers reused") && again.out().contains(" 1 no SQL found, 0 truncated, 0 failed\n"),
           again.out());
     }
   }
@@ -288,7 +321,7 @@ class ModelRunTest {
       RunFixture.Result r = run(fixture.runArgs(server.baseUrl(), out, "--parallel", "4"));
       assertEquals(0, r.code(), r.err());
       assertTrue(r.err().contains("resuming " + out + ": 5 answers in answers.jsonl are reused"), r.err());
-      assertTrue(r.out().contains("7 requests sent, 5 answers reused"), r.out());
+      assertTrue(r.out().contains("requests: 7 answered now, 5 answers reused"), r.out());
       assertEquals(0, repeated.get(), "no answered request sent twice");
       assertEquals(RunFixture.QUESTIONS, answered.size());
       assertEquals(RunFixture.QUESTIONS, Files.readAllLines(out.resolve("predictions.txt")).size());
@@ -346,7 +379,9 @@ class ModelRunTest {
       long distinctPrompts = prompts.stream().map(p -> p.path("key").asText()).distinct().count();
       assertEquals(distinctPrompts, server.count(), "a second prompt that equals the first is not sent again");
       JsonNode runFile = JSON.readTree(out.resolve("run.json").toFile());
-      assertTrue(runFile.at("/settings/two_stage").asBoolean());
+      assertTrue(runFile.at("/configuration/two_stage").asBoolean());
+      assertEquals(distinctPrompts, runFile.at("/requests/requests").asInt(), "drafts are counted");
+      assertEquals(6, runFile.at("/requests/drafts").asInt());
 
       // a rerun reuses both stages' prompts
       byte[] written = Files.readAllBytes(out.resolve("prompts.jsonl"));
@@ -356,6 +391,7 @@ class ModelRunTest {
       // another model: its first prompts are the same, reused; its drafts are other requests, so the second prompts are built
       List<String> otherModel = fixture.runArgs(server.baseUrl(), out, "--two-stage", "--limit", "6");
       otherModel.set(otherModel.indexOf("test-model"), "other-model");
+      otherModel.add("--force");
       RunFixture.Result other = run(otherModel);
       assertTrue(other.out().contains("prompts: " + finals.size() + " built, 6 reused"), other.out());
       assertEquals(prompts.stream().map(p -> p.path("prompt").asText()).toList(),
