@@ -49,6 +49,10 @@ public final class CompareCommand implements Callable<Integer> {
   @Option(names = "--out", paramLabel = "DIR", defaultValue = "results/compare", description = "Output folder (default: ${DEFAULT-VALUE}).")
   Path out;
 
+  @Option(names = "--allow-incomplete",
+      description = "Compare runs that left questions without a final answer (failed or cut off), on the questions every run answered.")
+  boolean allowIncomplete;
+
   @Mixin ForceOption force;
 
   @Override
@@ -64,7 +68,7 @@ public final class CompareCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "two runs have the same label " + runs.stream().map(Run::name).toList()
           + "; give --names");
     }
-    Comparison comparison = Comparison.of(runs, seed, resamples);
+    Comparison comparison = Comparison.of(runs, seed, resamples, allowIncomplete);
     try (AtomicOutput output = new AtomicOutput()) {
       DatasetWriter.write(output.stage(out.resolve("compare.json")), comparison);
       Files.writeString(output.stage(out.resolve("compare.html")), CompareHtml.render(comparison), StandardCharsets.UTF_8);

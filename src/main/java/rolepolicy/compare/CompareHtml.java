@@ -74,6 +74,33 @@ public final class CompareHtml {
           .append(r.exactMatch() ? "computed" : "not computed").append("</td></tr>\n");
     }
     html.append("</table>\n");
+    if (c.leftOut().questions() > 0) {
+      html.append("<p>Left out: ").append(c.leftOut().questions()).append(" questions some run has no final answer to (")
+          .append(esc(String.join(", ", c.leftOut().byRun().entrySet().stream()
+              .map(e -> e.getKey() + " " + e.getValue().size()).toList()))).append(").</p>\n");
+    }
+    if (c.runs().stream().anyMatch(r -> r.requests() != null)) {
+      html.append("<table>\n<tr>");
+      for (String h : RunCells.HEADER) {
+        html.append("<th>").append(esc(h)).append("</th>");
+      }
+      html.append("</tr>\n");
+      for (RunInfo r : c.runs()) {
+        html.append("<tr>");
+        for (String cell : RunCells.of(r)) {
+          html.append("<td>").append(esc(cell)).append("</td>");
+        }
+        html.append("</tr>\n");
+      }
+      html.append("</table>\n");
+    }
+    if (!c.differingSettings().isEmpty()) {
+      html.append("<p>Settings that differ:</p>\n<ul>\n");
+      c.differingSettings().forEach((setting, values) -> html.append("<li><code>").append(esc(setting)).append("</code>: ")
+          .append(esc(String.join(", ", values.entrySet().stream().map(e -> e.getKey() + " " + RunCells.value(e.getValue()))
+              .toList()))).append("</li>\n"));
+      html.append("</ul>\n");
+    }
   }
 
   /** Rows of measures, a column per run; {@code counts} gives a row's question count by its level. */

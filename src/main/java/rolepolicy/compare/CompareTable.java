@@ -18,6 +18,18 @@ public final class CompareTable {
     for (RunInfo r : c.runs()) {
       w.printf(Locale.ROOT, "  %s: %s%s%n", r.name(), r.folder(), r.model() == null ? "" : " (model " + r.model() + ")");
     }
+    if (c.leftOut().questions() > 0) {
+      w.printf(Locale.ROOT, "left out: %s some run has no final answer to (%s)%n", Plural.of(c.leftOut().questions(), "question"),
+          String.join(", ", c.leftOut().byRun().entrySet().stream().map(e -> e.getKey() + " " + e.getValue().size()).toList()));
+    }
+    if (c.runs().stream().anyMatch(r -> r.requests() != null)) {
+      List<String[]> runs = new ArrayList<>();
+      runs.add(RunCells.HEADER);
+      c.runs().forEach(r -> runs.add(RunCells.of(r)));
+      align(w, runs);
+    }
+    c.differingSettings().forEach((setting, values) -> w.printf(Locale.ROOT, "settings differ: %s: %s%n", setting,
+        String.join(", ", values.entrySet().stream().map(e -> e.getKey() + " " + RunCells.value(e.getValue())).toList())));
     List<String[]> rows = new ArrayList<>();
     List<String> header = new ArrayList<>(List.of(""));
     header.addAll(c.metrics().keySet());

@@ -3,6 +3,7 @@ package rolepolicy.compare;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -24,14 +25,16 @@ import rolepolicy.io.InputException;
  * differs (compare.json; docs/compare.md). Questions are paired by id: runs over different
  * question sets, or whose gold labels differ, are refused.
  */
-@JsonPropertyOrder({"method", "seed", "resamples", "questions", "runs", "metrics", "hardness_questions", "hardness",
-    "violations", "databases", "pairs"})
+@JsonPropertyOrder({"method", "seed", "resamples", "questions", "left_out", "runs", "differing_settings", "metrics",
+    "hardness_questions", "hardness", "violations", "databases", "pairs"})
 public record Comparison(
     String method,
     long seed,
     int resamples,
     int questions,
+    @JsonProperty("left_out") LeftOut leftOut,
     List<RunInfo> runs,
+    @JsonProperty("differing_settings") Map<String, Map<String, Object>> differingSettings,
     Map<String, Map<String, Interval>> metrics,
     @JsonProperty("hardness_questions") Map<String, Integer> hardnessQuestions,
     Map<String, Map<String, Interval>> hardness,
@@ -44,11 +47,21 @@ public record Comparison(
       + " decision correctness; paired bootstrap on compliance and REFUSE F1, p = (1 + #{|d* - d| >= |d|}) / (m + 1);"
       + " each test's p-values also adjusted by Holm's step-down method over the pairs";
 
-  /** A compared run: where it comes from. */
-  @JsonPropertyOrder({"name", "folder", "model", "dataset", "executed", "exact_match"})
+  /**
+   * A compared run: where it comes from; for a {@code run} folder, its questions' outcome counts
+   * ({@code answers}) and what its requests took ({@code requests}, run.json's), else null.
+   */
+  @JsonPropertyOrder({"name", "folder", "model", "dataset", "executed", "exact_match", "answers", "requests"})
   @JsonInclude(JsonInclude.Include.ALWAYS)
   public record RunInfo(String name, String folder, String model, String dataset, boolean executed,
-      @JsonProperty("exact_match") boolean exactMatch) {}
+      @JsonProperty("exact_match") boolean exactMatch, JsonNode answers, JsonNode requests) {}
+
+  /**
+   * The questions left out of the comparison because a run has no final answer to them (failed or cut
+   * off; {@code --allow-incomplete}), by run: how many, and their ids.
+   */
+  @JsonPropertyOrder({"questions", "by_run"})
+  public record LeftOut(int questions, @JsonProperty("by_run") Map<String, List<String>> byRun) {}
 
   /** One database's figures: its questions, and per run the {@link Measure#BY_DATABASE} intervals. */
   @JsonPropertyOrder({"db_id", "questions", "runs"})
@@ -85,9 +98,27 @@ public record Comparison(
     }
   }
 
-  /** Compares runs; {@code runs} holds at least one. */
+  /** Compares runs that answered every question; {@code runs} holds at least one. */
   public static Comparison of(List<Run> runs, long seed, int resamples) {
+    return of(runs, seed, resamples, false);
+  }
+
+  /**
+   * Compares runs; {@code runs} holds at least one. A run with questions it has no final answer to
+   * (failed or cut off) is refused, unless {@code allowIncomplete}: then the comparison is over the
+   * questions every run answered.
+   */
+  public static Comparison of(List<Run> runs, long seed, int resamples, boolean allowIncomplete) {
     List<List<QuestionResult>> aligned = align(runs);
+    LeftOut leftOut = leftOut(runs, allowIncomplete);
+    if (leftOut.questions() > 0) {
+      java.util.Set<String> out = new java.util.HashSet<>();
+      leftOut.byRun().values().forEach(out::addAll);
+      aligned = aligned.stream().map(results -> results.stream().filter(r -> !out.contains(r.id())).toList()).toList();
+      if (aligned.get(0).isEmpty()) {
+        throw new InputException("no question was answered by every run: nothing to compare");
+      }
+    }
     int n = aligned.get(0).size();
     int[][] draws = Bootstrap.draws(seed, resamples, n);
     List<Measure> all = new ArrayList<>(Measure.MAIN);
@@ -115,9 +146,50 @@ public record Comparison(
       }
     }
     List<RunInfo> infos = runs.stream().map(r -> new RunInfo(r.name(), r.evaluation().folder().toString(), r.model(),
-        r.evaluation().dataset(), r.evaluation().executed(), r.evaluation().exactMatch())).toList();
-    return new Comparison(METHOD, seed, resamples, n, infos, main, levels, hardness, violations,
+        r.evaluation().dataset(), r.evaluation().executed(), r.evaluation().exactMatch(),
+        r.record() == null ? null : r.record().get("answers"), r.record() == null ? null : r.record().get("requests"))).toList();
+    return new Comparison(METHOD, seed, resamples, n, leftOut, infos, differingSettings(runs), main, levels, hardness, violations,
         databases(runs, aligned, seed, resamples), Holm.over(pairs));
+  }
+
+  /** The questions some run has no final answer to; refused unless {@code allowIncomplete}. */
+  private static LeftOut leftOut(List<Run> runs, boolean allowIncomplete) {
+    Map<String, List<String>> byRun = new LinkedHashMap<>();
+    TreeSet<String> all = new TreeSet<>();
+    List<String> incomplete = new ArrayList<>();
+    for (Run r : runs) {
+      if (!r.unanswered().isEmpty()) {
+        byRun.put(r.name(), List.copyOf(r.unanswered()));
+        all.addAll(r.unanswered());
+        incomplete.add(r.evaluation().folder() + " (" + r.unanswered().size() + " of " + r.evaluation().results().size()
+            + " questions" + examples(new TreeSet<>(r.unanswered())) + ")");
+      }
+    }
+    if (!all.isEmpty() && !allowIncomplete) {
+      throw new InputException("runs with questions they have no final answer to (failed or cut off; run.json's unanswered): "
+          + String.join(", ", incomplete) + ". Scored, each would count as a wrong answer. Run again to ask them, or give"
+          + " --allow-incomplete to compare on the questions every run answered");
+    }
+    return new LeftOut(all.size(), byRun);
+  }
+
+  /**
+   * The configuration settings (run.json's) whose values differ between the {@code run} folders: by
+   * setting, each such run's value.
+   */
+  private static Map<String, Map<String, Object>> differingSettings(List<Run> runs) {
+    List<Run> configured = runs.stream().filter(r -> !r.configuration().isEmpty()).toList();
+    java.util.Set<String> names = new java.util.LinkedHashSet<>();
+    configured.forEach(r -> names.addAll(r.configuration().keySet()));
+    Map<String, Map<String, Object>> differing = new LinkedHashMap<>();
+    for (String name : names) {
+      Map<String, Object> values = new LinkedHashMap<>();
+      configured.forEach(r -> values.put(r.name(), r.configuration().get(name)));
+      if (values.values().stream().map(v -> v == null ? "(none)" : v.toString()).distinct().count() > 1) {
+        differing.put(name, values);
+      }
+    }
+    return differing;
   }
 
   /** Each run's results in the first run's question order, after checking that the questions agree. */

@@ -36,6 +36,6 @@ final class Fixture {
   }
 
   static Run run(String name, List<QuestionResult> results) {
-    return new Run(name, null, new EvaluationFolder(Path.of(name), "fixture.json", true, false, results));
+    return new Run(name, null, new EvaluationFolder(Path.of(name), "fixture.json", true, false, results), java.util.Set.of(), null);
   }
 }
