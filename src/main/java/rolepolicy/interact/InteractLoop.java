@@ -88,6 +88,8 @@ public final class InteractLoop {
     int policySteps;
     /** The perplexity of the text being checked, when a model wrote it. */
     Double perplexity;
+    /** Whether the source's last text was cut off at the token limit. */
+    boolean truncated;
 
     Play(InteractQuestion q, Execution gold) {
       this.q = q;
@@ -102,6 +104,11 @@ public final class InteractLoop {
         int round = c.round();
         if (!kind.equals("clarified")) {
           policySteps = 0; // new SQL from the source: the rules count its rewrites afresh
+        }
+        if (truncated) { // cut off at the token limit: no final answer, neither SQL nor REFUSE
+          sqlLog.add(new SqlEntry(sqlLog.size(), round, kind, text, "truncated: the answer reached the token limit", perplexity));
+          rounds.add(new RoundState(round, null, false));
+          return;
         }
         if (q.policy() != null && refuses(text, kind)) {
           sqlLog.add(new SqlEntry(sqlLog.size(), round, kind, REFUSE, q.policy().refuse() ? "match" : "mismatch", perplexity));
@@ -182,6 +189,7 @@ public final class InteractLoop {
     /** The text of a source's generation, keeping its perplexity for the log; null stays null. */
     String take(SqlSource.Generation g) {
       perplexity = g == null ? null : g.perplexity();
+      truncated = g != null && g.truncated();
       return g == null ? null : g.text();
     }
 

@@ -150,7 +150,7 @@ public final class ModelSource implements SqlSource {
 
   private Generation complete(String prompt) {
     ChatEndpoint.Completion c = endpoint.completion(prompt);
-    return new Generation(c.text(), c.perplexity());
+    return new Generation(c.text(), c.perplexity(), ModelAnswer.read(c.text(), c.finishReason()).kind() == ModelAnswer.Kind.TRUNCATED);
   }
 
   @Override

@@ -9,9 +9,14 @@ public interface SqlSource {
 
   /**
    * One text the source gives and its perplexity (null when unknown: no model wrote it, or the
-   * endpoint gave no log-probabilities).
+   * endpoint gave no log-probabilities); {@code truncated}: the endpoint cut it off at the token
+   * limit ({@code finish_reason "length"}), so it is no final answer.
    */
-  record Generation(String text, Double perplexity) {
+  record Generation(String text, Double perplexity, boolean truncated) {
+    public Generation(String text, Double perplexity) {
+      this(text, perplexity, false);
+    }
+
     public static Generation of(String text) {
       return text == null ? null : new Generation(text, null);
     }

@@ -143,6 +143,22 @@ class ModelLoopTest {
   }
 
   @Test
+  void anAnswerCutOffAtTheTokenLimitIsNoSqlAndEndsTheQuestion() throws Exception {
+    // "SELECT name FROM singer" would run; cut off, it is not the model's final answer
+    Function<Request, Reply> cut = request -> Reply.json(200, "{\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\","
+        + "\"content\":\"SELECT name FROM singer\"},\"finish_reason\":\"length\"}]}");
+    try (LocalChatServer server = new LocalChatServer(cut)) {
+      StringWriter out = new StringWriter();
+      StringWriter err = new StringWriter();
+      assertEquals(0, interact(server, out, err, "--rounds", "2", "--max-tokens", "8"), err.toString());
+      JsonNode r = new ObjectMapper().readTree(dir.resolve("out/log.json").toFile()).at("/records/0");
+      assertEquals("truncated: the answer reached the token limit", r.at("/sql_log/0/result").asText(), r.toString());
+      assertEquals(1, r.get("sql_log").size(), "no clarification after a cut-off answer: " + r);
+      assertEquals(8, server.requests().get(0).body().path("max_tokens").asInt());
+    }
+  }
+
+  @Test
   void anEndpointErrorStopsTheRunWithItsMessageAndTheRunResumesWhereItStopped() throws Exception {
     JsonNode third = picked.get(2);
     Function<Request, Reply> good = scripted(picked);
