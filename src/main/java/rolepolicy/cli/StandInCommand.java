@@ -41,13 +41,18 @@ public final class StandInCommand implements Callable<Integer> {
   @Range(min = 0, max = 65535)
   int port;
 
+  @Option(names = "--fail", paramLabel = "PERCENT", defaultValue = "0",
+      description = "Fail about PERCENT %% of the questions for good (HTTP 500 however often asked; the same ones every run), to try how a run counts failures (default: ${DEFAULT-VALUE}).")
+  @Range(min = 0, max = 100)
+  int failPercent;
+
   @Override
   public Integer call() throws InterruptedException {
     List<GoldRecord> records = Evaluator.readDataset(data.dataset);
     List<String> answers = PredictionReader.read(predictions, records);
     RecordedModel model;
     try {
-      model = new RecordedModel(records, answers, port);
+      model = new RecordedModel(records, answers, port, failPercent);
     } catch (BindException e) {
       throw new InputException("port " + port + " on 127.0.0.1 is in use; give another with --port (0 takes a free one)");
     } catch (IOException e) {
@@ -57,8 +62,8 @@ public final class StandInCommand implements Callable<Integer> {
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       model.close();
-      out.printf(Locale.ROOT, "stand-in stopped: %d requests answered, %d without a question of %s%n",
-          model.answered(), model.refused(), data.dataset);
+      out.printf(Locale.ROOT, "stand-in stopped: %d requests answered, %d failed on purpose, %d without a question of %s%n",
+          model.answered(), model.failed(), model.refused(), data.dataset);
       out.flush();
       stopped.countDown();
     }));

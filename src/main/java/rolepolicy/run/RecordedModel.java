@@ -23,6 +23,8 @@ public final class RecordedModel implements AutoCloseable {
   private final LocalChatServer server;
   private final AtomicInteger answered = new AtomicInteger();
   private final AtomicInteger unknown = new AtomicInteger();
+  private final AtomicInteger failed = new AtomicInteger();
+  private final int failPercent;
 
   /**
    * @param records the dataset's records
@@ -30,6 +32,19 @@ public final class RecordedModel implements AutoCloseable {
    * @param port the loopback port; 0 takes a free one
    */
   public RecordedModel(List<GoldRecord> records, List<String> predictions, int port) throws IOException {
+    this(records, predictions, port, 0);
+  }
+
+  /**
+   * {@code failPercent}: the questions that fail for good, HTTP 500 however often asked: those whose
+   * text's SHA-256, read as a number, falls in the first {@code failPercent} of a hundred (the same
+   * questions on every run).
+   */
+  public RecordedModel(List<GoldRecord> records, List<String> predictions, int port, int failPercent) throws IOException {
+    if (failPercent < 0 || failPercent > 100) {
+      throw new InputException("the share of questions that fail is a percentage, 0 to 100, not " + failPercent);
+    }
+    this.failPercent = failPercent;
     for (int i = 0; i < records.size(); i++) {
       GoldRecord r = records.get(i);
       if (r.question() == null) {
@@ -46,23 +61,39 @@ public final class RecordedModel implements AutoCloseable {
   }
 
   private Reply reply(Request request) {
-    String answer = answerTo(request.prompt());
-    if (answer == null) {
+    String question = questionOf(request.prompt());
+    if (question == null) {
       unknown.incrementAndGet();
       return Reply.error(400, "the stand-in has no answer for this prompt: it holds none of the dataset's questions");
     }
+    if (fails(question)) {
+      failed.incrementAndGet();
+      return Reply.error(500, "the stand-in fails this question for good (--fail " + failPercent + ")");
+    }
     answered.incrementAndGet();
+    String answer = answers.get(question);
     return Reply.text(answer.isEmpty() ? "(no answer)" : answer);
+  }
+
+  /** Whether a question is one of those that fail for good: the first 32 bits of its SHA-256, mod 100, below the share. */
+  boolean fails(String question) {
+    return Long.parseLong(Digest.sha256(question).substring(0, 8), 16) % 100 < failPercent;
   }
 
   /** The prediction of the question the prompt asks (see the class comment); null when none. */
   String answerTo(String prompt) {
+    String question = questionOf(prompt);
+    return question == null ? null : answers.get(question);
+  }
+
+  /** The dataset question the prompt asks (see the class comment), or null. */
+  private String questionOf(String prompt) {
     int line = prompt.lastIndexOf("Question: ");
     if (line >= 0) {
       int end = prompt.indexOf('\n', line);
       String question = prompt.substring(line + "Question: ".length(), end < 0 ? prompt.length() : end).strip();
       if (answers.containsKey(question) && prompt.indexOf(question, line + "Question: ".length() + question.length()) < 0) {
-        return answers.get(question);
+        return question;
       }
     }
     String best = null;
@@ -74,7 +105,7 @@ public final class RecordedModel implements AutoCloseable {
         bestAt = at;
       }
     }
-    return best == null ? null : answers.get(best);
+    return best;
   }
 
   public String baseUrl() {
@@ -88,6 +119,11 @@ public final class RecordedModel implements AutoCloseable {
   /** Requests answered so far. */
   public int answered() {
     return answered.get();
+  }
+
+  /** Requests failed on purpose so far ({@code failPercent}). */
+  public int failed() {
+    return failed.get();
   }
 
   /** Requests refused so far (no dataset question in the prompt). */

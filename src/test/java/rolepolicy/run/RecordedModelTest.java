@@ -57,6 +57,26 @@ class RecordedModelTest {
   }
 
   @Test
+  void withFailTheSameShareOfQuestionsFailsForGoodOnEveryRun() throws IOException {
+    Map<String, GoldRecord> byQuestion = new java.util.LinkedHashMap<>();
+    for (JsonNode r : rolepolicy.generate.SpiderRun.records("dev", "dev.json")) {
+      byQuestion.putIfAbsent(r.path("question").asText(), new GoldRecord(r.path("id").asText(), r.path("db_id").asText(), false,
+          "SELECT 1", "SELECT 1", Map.of(), r.path("question").asText()));
+    }
+    List<GoldRecord> distinct = List.copyOf(byQuestion.values());
+    try (RecordedModel model = new RecordedModel(distinct, distinct.stream().map(r -> "SELECT 1").toList(), 0, 3)) {
+      List<String> failing = byQuestion.keySet().stream().filter(model::fails).toList();
+      // SHA-256 spreads the questions evenly: about 3 %, within two standard deviations of a binomial
+      double expected = distinct.size() * 0.03;
+      assertTrue(Math.abs(failing.size() - expected) < 2 * Math.sqrt(expected * 0.97), failing.size() + " of " + distinct.size());
+      try (RecordedModel again = new RecordedModel(distinct, distinct.stream().map(r -> "SELECT 1").toList(), 0, 3)) {
+        assertEquals(failing, byQuestion.keySet().stream().filter(again::fails).toList(), "the same ones every time");
+      }
+    }
+    assertThrows(InputException.class, () -> new RecordedModel(records, records.stream().map(r -> "x").toList(), 0, 101));
+  }
+
+  @Test
   void aPromptWithoutAnyQuestionOfTheDatasetGets400SayingSo() throws Exception {
     try (RecordedModel model = new RecordedModel(records, records.stream().map(r -> "SELECT 1").toList(), 0)) {
       HttpResponse<String> response = HttpClient.newHttpClient().send(
