@@ -270,7 +270,7 @@ public final class InteractCommand implements Callable<Integer> {
           "rounds " + rounds, earlyStop ? "early stop" : "no early stop",
           "rules " + ruleFiles.rules + " (" + Digest.rules(ruleFiles.ruleSet()).substring(0, 12) + ")", "tables " + schemaFile.tables,
           "prompts " + prompts + " (templates " + Digest.templates(prompts).substring(0, 12) + ")",
-          String.format(Locale.ROOT, "timeout %s s", query.timeout));
+          String.format(Locale.ROOT, "timeout %s s", query.timeout), requestSettings(endpoint));
       InteractRun run = new InteractRun(loop, replay, out, settings, workers.parallel);
       AtomicInteger finished = new AtomicInteger();
       int total = questions.size();
@@ -341,6 +341,18 @@ public final class InteractCommand implements Callable<Integer> {
     return new SummaryFile(data.dataset.toString(), sourceName, source.model ? method : null, source.model ? shots : null,
         mode.name().toLowerCase(Locale.ROOT), rounds, earlyStop,
         played, skipped, agreement, figures);
+  }
+
+  /** What the model is asked besides its messages (temperature, token limit, …), so that a resume does not mix settings. */
+  private static String requestSettings(ChatEndpoint endpoint) {
+    if (endpoint == null) {
+      return "no model endpoint";
+    }
+    try {
+      return "request " + new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(endpoint.request().describe(endpoint.tokenField()));
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   private void write(List<QuestionLog> logs, SummaryFile summary, String settings) {
