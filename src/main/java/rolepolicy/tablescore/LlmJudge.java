@@ -117,7 +117,9 @@ public final class LlmJudge implements CellJudge, AutoCloseable {
   private String key(String attribute, String gold, String result) {
     try {
       MessageDigest sha = MessageDigest.getInstance("SHA-256");
-      for (String part : List.of(endpoint.settings().model(), template.text(), attribute, gold, result)) {
+      // the endpoint's URL and the request's settings (model, temperature, …): another judge is other judgements
+      String judge = endpoint.url() + " " + endpoint.requestBody(List.of());
+      for (String part : List.of(judge, template.text(), attribute, gold, result)) {
         sha.update(part.getBytes(StandardCharsets.UTF_8));
         sha.update((byte) 0);
       }
