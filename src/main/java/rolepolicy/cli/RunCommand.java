@@ -80,7 +80,7 @@ public final class RunCommand implements Callable<Integer> {
     ChatEndpoint endpoint = llm.endpoint(System.getenv(), spec.commandLine().getErr());
     ModelRun run = new ModelRun(new ModelRun.Configuration(data.dataset, schemaFile.tables, caseBank.bank, promptTemplate.template, chosen,
         fewShot.examples, databases.dir, query.timeout, ruleFiles.ruleSet(), folder, workers.parallel, limit, twoStage,
-        caching.folder()), endpoint, spec.commandLine().getErr());
+        caching.folder(), fewShot.schemaStyle()), endpoint, spec.commandLine().getErr());
     PrintWriter w = spec.commandLine().getOut();
     if (dryRun) {
       run.dryRun(w);

@@ -34,6 +34,7 @@ import rolepolicy.casebank.CaseIndex;
 import rolepolicy.casebank.DraftSelection;
 import rolepolicy.casebank.Embedder;
 import rolepolicy.casebank.PromptWriter;
+import rolepolicy.casebank.SchemaStyle;
 import rolepolicy.engine.RuleBase;
 import rolepolicy.evaluate.Evaluation;
 import rolepolicy.evaluate.Evaluator;
@@ -71,7 +72,7 @@ public final class ModelRun {
    */
   public record Configuration(Path dataset, Path tables, Path bank, Path template, CaseBank.Method policy, int k,
       Path databases, double timeoutSeconds, RuleSet rules, Path out, int parallel, Integer limit, boolean twoStage,
-      Path cache) {}
+      Path cache, SchemaStyle schemaStyle) {}
 
   /** One question's prompt at one stage, as {@code prompts.jsonl} holds it; {@code key} names its answer. */
   @JsonPropertyOrder({"id", "stage", "key", "db_id", "prompt", "examples", "retrieval"})
@@ -156,7 +157,8 @@ public final class ModelRun {
     long total = 0;
     int cached = 0;
     try (CaseBank bank = CaseIndex.open(settings.bank(), new Embedder()); AnswerLog log = AnswerLog.open(settings.out())) {
-      PromptWriter writer = new PromptWriter(bank, template, settings.policy(), settings.k(), selection(bank, schemas, settings));
+      PromptWriter writer = new PromptWriter(bank, template, settings.policy(), settings.k(), selection(bank, schemas, settings),
+          settings.schemaStyle());
       for (JsonNode r : records) {
         String prompt = writer.prompt(r, schemas.get(r.path("db_id").asText()), null).prompt();
         total += tokens.count(prompt);
@@ -201,7 +203,7 @@ public final class ModelRun {
             settings.out().resolve(PROMPTS), RUN);
       }
       selection = selection(bank, schemas, settings);
-      built = new Prompts(new PromptWriter(bank, template, settings.policy(), settings.k(), selection),
+      built = new Prompts(new PromptWriter(bank, template, settings.policy(), settings.k(), selection, settings.schemaStyle()),
           earlier == null ? List.of() : earlier);
       Asker asker = new Asker(log, sent, reused);
       ExecutorService pool = Executors.newFixedThreadPool(settings.parallel());
@@ -278,7 +280,8 @@ public final class ModelRun {
           .append(CacheFolder.digest(settings.tables(), cache)).append('\n')
           .append(bank.digest(cache)).append('\n')
           .append(Digest.sha256(template.text())).append('\n')
-          .append(settings.policy()).append(' ').append(settings.k()).append(' ').append(settings.twoStage()).append('\n');
+          .append(settings.policy()).append(' ').append(settings.k()).append(' ').append(settings.twoStage()).append('\n')
+          .append(settings.schemaStyle().optionName()).append('\n');
       if (settings.databases() != null && settings.policy() == CaseBank.Method.SKELETON_VOTE) {
         for (String db : new java.util.TreeSet<>(records.stream().map(r -> r.path("db_id").asText()).toList())) {
           Path file = settings.databases().resolve(db).resolve(db + ".sqlite");
@@ -471,6 +474,7 @@ public final class ModelRun {
     runSettings.put("policy", settings.policy().name().toLowerCase(Locale.ROOT));
     runSettings.put("k", settings.k());
     runSettings.put("two_stage", settings.twoStage());
+    runSettings.put("schema_style", settings.schemaStyle().optionName());
     runSettings.put("temperature", ChatEndpoint.TEMPERATURE);
     runSettings.put("request_timeout_s", endpoint.settings().timeoutSeconds());
     runSettings.put("request_retries", endpoint.settings().retries());

@@ -109,6 +109,7 @@ class ModelRunTest {
       assertEquals(64, runFile.at("/template/sha256").asText().length());
       assertEquals(64, runFile.at("/rules/sha256").asText().length());
       assertEquals(RunFixture.CASES, runFile.at("/bank/cases").asInt());
+      assertEquals("create-table", runFile.at("/settings/schema_style").asText());
       assertEquals(RunFixture.QUESTIONS, runFile.path("questions").asInt());
       assertTrue(runFile.path("version").asText().startsWith("rolepolicy "));
       assertNull(server.requests().get(0).authorization(), "no key in the environment: none sent");
@@ -165,6 +166,12 @@ class ModelRunTest {
       // fewer examples, as another selection setting: built again too
       RunFixture.Result fewer = run(fixture.runArgs(server.baseUrl(), out, "--template", template.toString(), "--examples", "2"));
       assertTrue(fewer.out().contains("prompts: " + RunFixture.QUESTIONS + " built, 0 reused"), fewer.out());
+
+      // another schema style: built again, and run.json says which
+      RunFixture.Result styled = run(fixture.runArgs(server.baseUrl(), out, "--template", template.toString(), "--examples", "2",
+          "--schema-style", "policies"));
+      assertTrue(styled.out().contains("prompts: " + RunFixture.QUESTIONS + " built, 0 reused"), styled.out());
+      assertEquals("policies", JSON.readTree(out.resolve("run.json").toFile()).at("/settings/schema_style").asText());
     }
   }
 
