@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import rolepolicy.casebank.CaseBank;
+import rolepolicy.casebank.SchemaStyle;
 import rolepolicy.engine.RuleBase;
 import rolepolicy.engine.RuleSet;
 import rolepolicy.evaluate.Evaluation;
@@ -36,7 +37,7 @@ import rolepolicy.spider.SchemaReader;
 public final class RunOverhead {
   /** What to time. */
   public record Plan(Path dataset, Path tables, Path bank, Path template, CaseBank.Method policy, int k, Path databases,
-      RuleSet rules, int parallel, int repeats, Integer limit) {}
+      RuleSet rules, int parallel, int repeats, Integer limit, SchemaStyle schemaStyle) {}
 
   /**
    * The medians, in seconds: the run and its phases (asking: the questions' prompts and requests;
@@ -131,7 +132,7 @@ public final class RunOverhead {
   private ModelRun.Summary run(ChatEndpoint endpoint, Path out, Path work) {
     return new ModelRun(new ModelRun.Configuration(settings.dataset(), settings.tables(), settings.bank(), settings.template(),
         settings.policy(), settings.k(), settings.databases(), 30, settings.rules(), out, settings.parallel(), settings.limit(), false,
-        null, rolepolicy.run.Accounting.Prices.NONE, work.resolve("cache")), endpoint, new PrintWriter(new StringWriter())).run();
+        null, rolepolicy.run.Accounting.Prices.NONE, work.resolve("cache"), settings.schemaStyle()), endpoint, new PrintWriter(new StringWriter())).run();
   }
 
   /** evaluate's work on a predictions file: read the split and schemas, score, write its two files. */

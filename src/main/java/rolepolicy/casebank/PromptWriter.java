@@ -12,6 +12,7 @@ import rolepolicy.llm.ModelAnswer;
 import rolepolicy.llm.PromptTemplate;
 import rolepolicy.model.SchemaColumn;
 import rolepolicy.spider.Schema;
+import rolepolicy.sql.SqlEdits;
 
 /**
  * One few-shot prompt per question: the schema with each column's policy, the retrieved examples,
@@ -34,18 +35,21 @@ public final class PromptWriter {
   private final CaseBank.Method policy;
   private final int k;
   private final DraftSelection drafts;
+  private final SchemaStyle schemaStyle;
 
-  public PromptWriter(CaseBank bank, PromptTemplate template, CaseBank.Method policy, int k) {
-    this(bank, template, policy, k, null);
+  public PromptWriter(CaseBank bank, PromptTemplate template, CaseBank.Method policy, int k, SchemaStyle schemaStyle) {
+    this(bank, template, policy, k, null, schemaStyle);
   }
 
   /** {@code drafts}: how a draft SQL re-selects the examples (two-stage prompts), or null when no draft is given. */
-  public PromptWriter(CaseBank bank, PromptTemplate template, CaseBank.Method policy, int k, DraftSelection drafts) {
+  public PromptWriter(CaseBank bank, PromptTemplate template, CaseBank.Method policy, int k, DraftSelection drafts,
+      SchemaStyle schemaStyle) {
     this.bank = bank;
     this.template = template;
     this.policy = policy;
     this.k = k;
     this.drafts = drafts;
+    this.schemaStyle = schemaStyle;
   }
 
   /** The prompt of one question, given its database's schema and final column policies. */
@@ -77,7 +81,7 @@ public final class PromptWriter {
       examples.append(example(c, hit.type().equals("specific"))).append("\n\n");
     }
     String prompt = template.render(Map.of(
-        "schema", schemaText(schema, policies),
+        "schema", schemaText(schema, policies, schemaStyle),
         "examples", examples.length() == 0 ? "(no examples)" : examples.toString().strip(),
         "question", question));
     return new PromptLine(id, dbId, prompt, used, retrieval.type() + ": " + retrieval.why());
@@ -116,8 +120,56 @@ public final class PromptWriter {
     }).toList();
   }
 
-  /** Each table with its columns and their policies: {@code singer(singer_id JoinOnly, name Public, …)}. */
-  public static String schemaText(Schema schema, Map<String, String> policies) {
+  /** Each table with its columns and their policies (a column not in {@code policies} is Public), in the style given. */
+  public static String schemaText(Schema schema, Map<String, String> policies, SchemaStyle style) {
+    return switch (style) {
+      case CREATE_TABLE -> createTables(schema, policies);
+      case POLICIES -> policyLines(schema, policies);
+    };
+  }
+
+  /**
+   * One CREATE TABLE per table: each column with its Spider type and its policy as a comment, then
+   * the primary key and the foreign keys ({@code FOREIGN KEY (a) REFERENCES t(b)}, one per Spider pair).
+   */
+  private static String createTables(Schema schema, Map<String, String> policies) {
+    StringBuilder out = new StringBuilder();
+    for (String table : schema.tables()) {
+      List<SchemaColumn> columns = schema.columnsOf(table);
+      List<String> keys = new ArrayList<>();
+      List<String> primary = columns.stream().filter(SchemaColumn::primaryKey).map(c -> sqlName(c.name())).toList();
+      if (!primary.isEmpty()) {
+        keys.add("PRIMARY KEY (" + String.join(", ", primary) + ")");
+      }
+      for (Schema.ForeignKey fk : schema.foreignKeys()) {
+        SchemaColumn from = schema.column(fk.column());
+        SchemaColumn to = schema.column(fk.references());
+        if (from.table().equals(table)) {
+          keys.add("FOREIGN KEY (" + sqlName(from.name()) + ") REFERENCES " + sqlName(to.table()) + "(" + sqlName(to.name()) + ")");
+        }
+      }
+      out.append("CREATE TABLE ").append(sqlName(table)).append(" (\n");
+      for (int i = 0; i < columns.size(); i++) {
+        SchemaColumn c = columns.get(i);
+        out.append("  ").append(sqlName(c.name())).append(c.type().isEmpty() ? "" : " " + c.type())
+            .append(i < columns.size() - 1 || !keys.isEmpty() ? "," : "")
+            .append(" -- ").append(policies.getOrDefault(c.key(), "Public")).append('\n');
+      }
+      for (int i = 0; i < keys.size(); i++) {
+        out.append("  ").append(keys.get(i)).append(i < keys.size() - 1 ? "," : "").append('\n');
+      }
+      out.append(");\n");
+    }
+    return out.toString().strip();
+  }
+
+  /** A name as SQLite reads it: bare when it can be, else double-quoted. */
+  private static String sqlName(String name) {
+    return SqlEdits.bareName(name) ? name : "\"" + name.replace("\"", "\"\"") + "\"";
+  }
+
+  /** {@code singer(singer_id JoinOnly, name Public, …)}, one line per table. */
+  private static String policyLines(Schema schema, Map<String, String> policies) {
     StringBuilder out = new StringBuilder();
     for (String table : schema.tables()) {
       List<String> columns = new ArrayList<>();

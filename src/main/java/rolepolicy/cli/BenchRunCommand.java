@@ -49,7 +49,8 @@ public final class BenchRunCommand implements Callable<Integer> {
     CaseBank.Method policy = fewShot.retrievalPolicy();
     PrintWriter w = spec.commandLine().getOut();
     RunOverhead.Figures f = new RunOverhead(new RunOverhead.Plan(data.dataset, schemaFile.tables, caseBank.bank, promptTemplate.template, policy,
-        fewShot.examples, databases.dir, ruleFiles.ruleSet(), workers.parallel, repeats, limit)).measure(spec.commandLine().getErr());
+        fewShot.examples, databases.dir, ruleFiles.ruleSet(), workers.parallel, repeats, limit, fewShot.schemaStyle()))
+        .measure(spec.commandLine().getErr());
     w.printf(Locale.ROOT, "%d questions, --parallel %d, --policy %s%s, an endpoint on 127.0.0.1 that answers at once; medians of %d%n",
         f.questions(), workers.parallel, fewShot.policy, fewShot.policy.equals(FewShotOptions.DEFAULT_POLICY) ? " (run's default)" : "",
         repeats);

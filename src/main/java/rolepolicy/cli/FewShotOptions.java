@@ -5,8 +5,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 import rolepolicy.casebank.CaseBank;
+import rolepolicy.casebank.SchemaStyle;
 
-/** How many examples a few-shot prompt shows and how they are chosen (prompts, run, interact, bench-run). */
+/** How many examples a few-shot prompt shows, how they are chosen, how it shows the schema (prompts, run, interact, bench-run). */
 final class FewShotOptions {
   @Spec(Spec.Target.MIXEE) CommandSpec command;
 
@@ -20,6 +21,16 @@ final class FewShotOptions {
       description = "How the examples are chosen: skeleton_vote, tiered or skeleton_only (default: ${DEFAULT-VALUE}; "
           + "with --db, skeleton_vote links the question's values to the database's cells).")
   String policy;
+
+  @Option(names = "--schema-style", paramLabel = "NAME", defaultValue = "create-table",
+      description = "How the prompt shows the schema: create-table, CREATE TABLE statements with types and keys and each "
+          + "column's policy as a comment (DAIL-SQL's best), or policies, one line per table (default: ${DEFAULT-VALUE}).")
+  String schemaStyleName;
+
+  SchemaStyle schemaStyle() {
+    return SchemaStyle.named(schemaStyleName).orElseThrow(() -> new ParameterException(command.commandLine(),
+        "--schema-style must be " + SchemaStyle.names() + ", not '" + schemaStyleName + "'"));
+  }
 
   CaseBank.Method retrievalPolicy() {
     return switch (policy) {

@@ -58,6 +58,7 @@ import rolepolicy.casebank.CaseBank;
 import rolepolicy.casebank.CaseIndex;
 import rolepolicy.casebank.Embedder;
 import rolepolicy.casebank.PromptWriter;
+import rolepolicy.casebank.SchemaStyle;
 import rolepolicy.llm.ChatEndpoint;
 import rolepolicy.llm.PromptTemplate;
 import rolepolicy.run.RunFolder;
@@ -191,6 +192,7 @@ public final class InteractCommand implements Callable<Integer> {
       case "baseline" -> ModelSource.Method.BASELINE;
       default -> throw new ParameterException(spec.commandLine(), "--method must be questions or baseline, not '" + method + "'");
     };
+    fewShot.schemaStyle(); // a bad --schema-style is refused before anything starts
     if (!List.of(0, 1, 3, 5).contains(shots)) {
       throw new ParameterException(spec.commandLine(), "--shots must be 0, 1, 3 or 5, not " + shots);
     }
@@ -254,7 +256,8 @@ public final class InteractCommand implements Callable<Integer> {
         sqlSource = replay;
       } else if (source.model) {
         sqlSource = new ModelSource(endpoint, templates, db -> schemaText(runner, db),
-            q -> q.policy() == null ? null : PromptWriter.schemaText(schemas.get(q.dbId()), q.policy().record().policies()),
+            q -> q.policy() == null ? null
+                : PromptWriter.schemaText(schemas.get(q.dbId()), q.policy().record().policies(), SchemaStyle.POLICIES),
             policy ? roundZero(endpoint, cases, schemas, questions) : null, modelMethod, examples);
       } else if (source.predictions != null) {
         List<GoldRecord> golds = questions.stream().map(q -> q.policy().record()).toList();
@@ -447,7 +450,8 @@ public final class InteractCommand implements Callable<Integer> {
     PromptWriter writer = new PromptWriter(cases, PromptTemplate.read(promptTemplate.template, PromptWriter.PLACEHOLDERS)
         .with("policy_rules", PolicyPromptText.of(RuleBase.load(ruleFiles.ruleSet()))),
         fewShot.retrievalPolicy(), fewShot.examples, fewShot.retrievalPolicy() == CaseBank.Method.SKELETON_VOTE
-            ? new rolepolicy.casebank.DraftSelection(cases, schemas, new rolepolicy.casebank.ValueLinker(databases.dir)) : null);
+            ? new rolepolicy.casebank.DraftSelection(cases, schemas, new rolepolicy.casebank.ValueLinker(databases.dir)) : null,
+        fewShot.schemaStyle());
     return new ModelSource.RoundZero() {
       @Override
       public String answer(InteractQuestion q) {

@@ -23,6 +23,7 @@ import rolepolicy.casebank.DraftSelection;
 import rolepolicy.casebank.ValueLinker;
 import rolepolicy.casebank.Embedder;
 import rolepolicy.casebank.PromptWriter;
+import rolepolicy.casebank.SchemaStyle;
 import rolepolicy.engine.PolicyPromptText;
 import rolepolicy.engine.RuleBase;
 import rolepolicy.evaluate.Evaluator;
@@ -72,6 +73,7 @@ public final class PromptsCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     CaseBank.Method chosen = fewShot.retrievalPolicy();
+    SchemaStyle schemaStyle = fewShot.schemaStyle();
     if (out.getFileName() != null && out.getFileName().toString().endsWith(".jsonl")) {
       throw new ParameterException(spec.commandLine(),
           "--out is a folder (prompts writes OUT/" + PROMPTS + "), not a file: give --out " + (out.getParent() == null ? "." : out.getParent()));
@@ -84,9 +86,10 @@ public final class PromptsCommand implements Callable<Integer> {
     List<String> drafts = draft == null ? null : PromptWriter.drafts(PredictionReader.read(draft, Evaluator.readDataset(data.dataset)));
     Map<String, Integer> byType = new LinkedHashMap<>();
     try (CaseBank cases = CaseIndex.open(caseBank.bank, new Embedder()); AtomicOutput output = new AtomicOutput()) {
-      PromptWriter writer = new PromptWriter(cases, prompt, chosen, fewShot.examples, 
+      PromptWriter writer = new PromptWriter(cases, prompt, chosen, fewShot.examples,
           drafts == null && chosen != CaseBank.Method.SKELETON_VOTE ? null
-              : new DraftSelection(cases, schemas, databases.dir == null ? null : new ValueLinker(databases.dir)));
+              : new DraftSelection(cases, schemas, databases.dir == null ? null : new ValueLinker(databases.dir)),
+          schemaStyle);
       try (BufferedWriter lines = Files.newBufferedWriter(output.stage(file))) {
         for (int i = 0; i < records.size(); i++) {
           JsonNode r = records.get(i);

@@ -98,7 +98,7 @@ public final class RunCommand implements Callable<Integer> {
     ChatEndpoint endpoint = llm.endpoint(System.getenv(), spec.commandLine());
     ModelRun run = new ModelRun(new ModelRun.Configuration(data.dataset, schemaFile.tables, caseBank.bank, promptTemplate.template, chosen,
         fewShot.examples, databases.dir, query.timeout, ruleFiles.ruleSet(), folder, workers.parallel, limit, twoStage,
-        system, new Accounting.Prices(priceIn, priceOut), caching.folder()), endpoint, spec.commandLine().getErr());
+        system, new Accounting.Prices(priceIn, priceOut), caching.folder(), fewShot.schemaStyle()), endpoint, spec.commandLine().getErr());
     PrintWriter w = spec.commandLine().getOut();
     if (dryRun) {
       run.dryRun(w);

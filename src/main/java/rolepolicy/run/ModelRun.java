@@ -34,6 +34,7 @@ import rolepolicy.casebank.CaseIndex;
 import rolepolicy.casebank.DraftSelection;
 import rolepolicy.casebank.Embedder;
 import rolepolicy.casebank.PromptWriter;
+import rolepolicy.casebank.SchemaStyle;
 import rolepolicy.engine.RuleBase;
 import rolepolicy.evaluate.Evaluation;
 import rolepolicy.evaluate.Evaluator;
@@ -70,10 +71,11 @@ public final class ModelRun {
    * @param system the system message's template ({@code {{policy_rules}}} may stand in it), or null for none
    * @param prices per million tokens, for the cost
    * @param cache the cache folder (embeddings, the cases' skeletons, file digests), or null
+   * @param schemaStyle how the prompt shows the schema
    */
   public record Configuration(Path dataset, Path tables, Path bank, Path template, CaseBank.Method policy, int k,
       Path databases, double timeoutSeconds, RuleSet rules, Path out, int parallel, Integer limit, boolean twoStage,
-      Path system, Accounting.Prices prices, Path cache) {}
+      Path system, Accounting.Prices prices, Path cache, SchemaStyle schemaStyle) {}
 
   /** One question's prompt at one stage, as {@code prompts.jsonl} holds it; {@code key} names its answer. */
   @JsonPropertyOrder({"id", "stage", "key", "db_id", "prompt", "examples", "retrieval"})
@@ -210,7 +212,8 @@ public final class ModelRun {
     long total = 0;
     int cached = 0;
     try (CaseBank bank = CaseIndex.open(settings.bank(), new Embedder()); AnswerLog log = AnswerLog.open(settings.out())) {
-      PromptWriter writer = new PromptWriter(bank, template, settings.policy(), settings.k(), selection(bank, schemas, settings));
+      PromptWriter writer = new PromptWriter(bank, template, settings.policy(), settings.k(), selection(bank, schemas, settings),
+          settings.schemaStyle());
       for (JsonNode r : records) {
         String prompt = writer.prompt(r, schemas.get(r.path("db_id").asText()), null).prompt();
         total += tokens.count(prompt);
@@ -256,7 +259,7 @@ public final class ModelRun {
             settings.out().resolve(PROMPTS), RUN);
       }
       selection = selection(bank, schemas, settings);
-      built = new Prompts(new PromptWriter(bank, template, settings.policy(), settings.k(), selection),
+      built = new Prompts(new PromptWriter(bank, template, settings.policy(), settings.k(), selection, settings.schemaStyle()),
           earlier == null ? List.of() : earlier);
       Asker asker = new Asker(log);
       ExecutorService pool = Executors.newFixedThreadPool(settings.parallel());
@@ -338,7 +341,8 @@ public final class ModelRun {
           .append(bank.digest(cache)).append('\n')
           .append(Digest.sha256(template.text())).append('\n')
           .append(settings.policy()).append(' ').append(settings.k()).append(' ').append(settings.twoStage()).append('\n')
-          .append(system == null ? "no system message" : Digest.sha256(system)).append('\n');
+          .append(system == null ? "no system message" : Digest.sha256(system)).append('\n')
+          .append(settings.schemaStyle().optionName()).append('\n');
       if (settings.databases() != null && settings.policy() == CaseBank.Method.SKELETON_VOTE) {
         for (String db : new java.util.TreeSet<>(records.stream().map(r -> r.path("db_id").asText()).toList())) {
           Path file = settings.databases().resolve(db).resolve(db + ".sqlite");
@@ -545,6 +549,7 @@ public final class ModelRun {
     c.put("policy", settings.policy().name().toLowerCase(Locale.ROOT));
     c.put("k", settings.k());
     c.put("two_stage", settings.twoStage());
+    c.put("schema_style", settings.schemaStyle().optionName());
     c.putAll(endpoint.request().describe(endpoint.tokenField()));
     c.put("logprobs", endpoint.asksLogprobs());
     c.put("headers", List.copyOf(endpoint.headerNames()));

@@ -168,10 +168,13 @@ public final class SqlEdits {
     return IDENTIFIERS.get(name);
   }
 
+  /** Whether SQLite reads this name unquoted: a plain word that is no SQLite keyword. */
+  public static boolean bareName(String name) {
+    return PLAIN_NAME.matcher(name).matches() && !SQLITE_KEYWORDS.contains(name.toUpperCase(Locale.ROOT));
+  }
+
   private static String writeIdentifier(String name) {
-    return PLAIN_NAME.matcher(name).matches()
-            && !SQLITE_KEYWORDS.contains(name.toUpperCase(Locale.ROOT))
-            && readsAsColumn(name, name)
+    return bareName(name) && readsAsColumn(name, name)
         ? name
         : "`" + name.replace("`", "``") + "`";
   }

@@ -161,7 +161,8 @@ class CaseBankTest {
   void aPromptGivesEachColumnsPolicyTheExamplesAndTheQuestion() throws Exception {
     Path template = Path.of("data/prompts/few-shot.txt");
     PromptWriter writer = new PromptWriter(bank, rolepolicy.llm.PromptTemplate.read(template, PromptWriter.PLACEHOLDERS)
-        .with("policy_rules", rolepolicy.engine.PolicyPromptText.of(TestData.rules())), CaseBank.Method.TIERED, 3);
+        .with("policy_rules", rolepolicy.engine.PolicyPromptText.of(TestData.rules())), CaseBank.Method.TIERED, 3,
+        SchemaStyle.CREATE_TABLE);
     JsonNode q = dev.get(0);
     java.util.Map<String, String> policies = new java.util.LinkedHashMap<>();
     q.get("column_policies").fields().forEachRemaining(e -> policies.put(e.getKey(), e.getValue().asText()));
@@ -173,7 +174,8 @@ class CaseBankTest {
     assertTrue(prompt.contains("- AggOnly: never select it bare; never join on it or filter on it; "
         + "aggregate it only with COUNT or AVG."), prompt);
     assertTrue(prompt.contains("GROUP BY, HAVING and ORDER BY are not checked"), prompt);
-    assertTrue(prompt.contains("singer(Singer_ID " + policies.get("singer.singer_id") + ", Name " + policies.get("singer.name")), prompt);
+    assertTrue(prompt.contains("CREATE TABLE singer (\n  Singer_ID number, -- " + policies.get("singer.singer_id")
+        + "\n  Name text, -- " + policies.get("singer.name")), prompt);
     assertTrue(prompt.contains("Question: " + q.get("question").asText()), prompt);
     assertTrue(prompt.contains("Answer shape: "), prompt);
     assertTrue(prompt.endsWith("Answer with one SQLite query on a single line, or with REFUSE and the reason on that line, as the examples do.\n"), prompt);

@@ -106,7 +106,8 @@ class MaskedQuestionLeakTest {
       assertEquals(embedded, embedder.computed(), "texts the build embedded beyond the masked questions");
       // the prompts as `prompts` writes them by default (skeleton_vote), with 5 examples each
       PromptWriter writer = new PromptWriter(bank, PromptTemplate.read(Path.of("data/prompts/few-shot.txt"),
-          PromptWriter.PLACEHOLDERS), CaseBank.Method.SKELETON_VOTE, 5, new DraftSelection(bank, TestData.schemas()));
+          PromptWriter.PLACEHOLDERS), CaseBank.Method.SKELETON_VOTE, 5, new DraftSelection(bank, TestData.schemas()),
+          SchemaStyle.CREATE_TABLE);
       List<String> leaks = new ArrayList<>();
       int slots = 0;
       for (JsonNode q : dev) {

@@ -57,6 +57,7 @@ class OptionVocabularyTest {
       new Term("--template", "FILE", "data/prompts/few-shot.txt", TemplateOption.class, Map.of()),
       new Term("--examples", "N", "3", FewShotOptions.class, Map.of()),
       new Term("--policy", "NAME", "skeleton_vote", FewShotOptions.class, Map.of()),
+      new Term("--schema-style", "NAME", "create-table", FewShotOptions.class, Map.of()),
       new Term("--parallel", "N", "4", ParallelOption.class, Map.of()),
       new Term("--timeout", "SECONDS", "30", QueryTimeoutOption.class, Map.of()),
       new Term("--cache", "DIR", null, CacheOptions.class, Map.of()),

@@ -117,6 +117,7 @@ class ModelRunTest {
       assertEquals(64, runFile.at("/template/sha256").asText().length());
       assertEquals(64, runFile.at("/rules/sha256").asText().length());
       assertEquals(RunFixture.CASES, runFile.at("/bank/cases").asInt());
+      assertEquals("create-table", runFile.at("/configuration/schema_style").asText());
       assertEquals(RunFixture.QUESTIONS, runFile.path("questions").asInt());
       assertTrue(runFile.path("version").asText().startsWith("rolepolicy "));
       assertNull(server.requests().get(0).authorization(), "no key in the environment: none sent");
@@ -178,6 +179,12 @@ class ModelRunTest {
       RunFixture.Result fewer = run(fixture.runArgs(server.baseUrl(), out, "--template", template.toString(), "--examples", "2",
           "--force"));
       assertTrue(fewer.out().contains("prompts: " + RunFixture.QUESTIONS + " built, 0 reused"), fewer.out());
+
+      // another schema style: another run (--force takes the folder over), built again, and run.json says which
+      RunFixture.Result styled = run(fixture.runArgs(server.baseUrl(), out, "--template", template.toString(), "--examples", "2",
+          "--schema-style", "policies", "--force"));
+      assertTrue(styled.out().contains("prompts: " + RunFixture.QUESTIONS + " built, 0 reused"), styled.out());
+      assertEquals("policies", JSON.readTree(out.resolve("run.json").toFile()).at("/configuration/schema_style").asText());
     }
   }
 
