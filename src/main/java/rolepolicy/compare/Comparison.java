@@ -161,8 +161,9 @@ public record Comparison(
       if (!r.unanswered().isEmpty()) {
         byRun.put(r.name(), List.copyOf(r.unanswered()));
         all.addAll(r.unanswered());
+        List<String> ids = List.copyOf(r.unanswered());
         incomplete.add(r.evaluation().folder() + " (" + r.unanswered().size() + " of " + r.evaluation().results().size()
-            + " questions" + examples(new TreeSet<>(r.unanswered())) + ")");
+            + " questions: " + String.join(", ", ids.subList(0, Math.min(3, ids.size()))) + (ids.size() > 3 ? ", …" : "") + ")");
       }
     }
     if (!all.isEmpty() && !allowIncomplete) {
