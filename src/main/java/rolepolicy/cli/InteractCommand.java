@@ -436,9 +436,10 @@ public final class InteractCommand implements Callable<Integer> {
       }
       return new ModelSource.RoundZero() {
         @Override
-        public String answer(InteractQuestion q) {
+        public SqlSource.Generation answer(InteractQuestion q) {
           RunFolder.Final f = finals.get(q.id());
-          return f.answer() != null ? f.answer() : endpoint.complete(f.prompt()); // a failed request is asked again
+          // a failed or cut-off answer is asked again
+          return f.answer() != null ? SqlSource.Generation.of(f.answer()) : ModelSource.generation(endpoint.completion(f.prompt()));
         }
 
         @Override
@@ -454,10 +455,10 @@ public final class InteractCommand implements Callable<Integer> {
         fewShot.schemaStyle());
     return new ModelSource.RoundZero() {
       @Override
-      public String answer(InteractQuestion q) {
+      public SqlSource.Generation answer(InteractQuestion q) {
         // the embedder and the index searcher are thread-safe: questions played at once share them
-        return endpoint.complete(
-            writer.prompt(q.id(), q.dbId(), q.question(), schemas.get(q.dbId()), q.policy().record().policies()).prompt());
+        return ModelSource.generation(endpoint.completion(
+            writer.prompt(q.id(), q.dbId(), q.question(), schemas.get(q.dbId()), q.policy().record().policies()).prompt()));
       }
 
       @Override

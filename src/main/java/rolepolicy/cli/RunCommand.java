@@ -12,9 +12,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 import rolepolicy.casebank.CaseBank;
-import rolepolicy.evaluate.Evaluation;
 import rolepolicy.llm.ChatEndpoint;
-import rolepolicy.run.AnswerLog;
 import rolepolicy.run.Accounting;
 import rolepolicy.run.ModelRun;
 

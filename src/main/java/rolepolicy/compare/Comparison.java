@@ -185,8 +185,9 @@ public record Comparison(
     Map<String, Map<String, Object>> differing = new LinkedHashMap<>();
     for (String name : names) {
       Map<String, Object> values = new LinkedHashMap<>();
-      configured.forEach(r -> values.put(r.name(), r.configuration().get(name)));
-      if (values.values().stream().map(v -> v == null ? "(none)" : v.toString()).distinct().count() > 1) {
+      configured.forEach(r -> values.put(r.name(), r.configuration().getOrDefault(name,
+          com.fasterxml.jackson.databind.node.NullNode.getInstance())));
+      if (values.values().stream().map(Object::toString).distinct().count() > 1) {
         differing.put(name, values);
       }
     }

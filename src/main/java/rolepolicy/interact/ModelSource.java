@@ -69,7 +69,8 @@ public final class ModelSource implements SqlSource {
 
   /** Round 0's answer text of a question, or null to write it from the generate template. */
   public interface RoundZero {
-    String answer(InteractQuestion question);
+    /** The round-0 answer, or null to have the generate template give it. */
+    Generation answer(InteractQuestion question);
 
     /** How the round-0 answers are named in the output. */
     String describe();
@@ -114,9 +115,9 @@ public final class ModelSource implements SqlSource {
   @Override
   public Generation generate(InteractQuestion question, Conversation conversation) {
     if (conversation.round() == 0 && conversation.sqls().isEmpty() && roundZero != null) {
-      String answer = roundZero.answer(question);
+      Generation answer = roundZero.answer(question);
       if (answer != null) {
-        return Generation.of(answer);
+        return answer;
       }
     }
     // round 0 is the same for both methods; the baseline's later rounds show the wrong SQL and ask again
@@ -149,7 +150,11 @@ public final class ModelSource implements SqlSource {
   }
 
   private Generation complete(String prompt) {
-    ChatEndpoint.Completion c = endpoint.completion(prompt);
+    return generation(endpoint.completion(prompt));
+  }
+
+  /** A model's answer as a generation: its text, perplexity, and whether it was cut off at the token limit. */
+  public static Generation generation(ChatEndpoint.Completion c) {
     return new Generation(c.text(), c.perplexity(), ModelAnswer.read(c.text(), c.finishReason()).kind() == ModelAnswer.Kind.TRUNCATED);
   }
 

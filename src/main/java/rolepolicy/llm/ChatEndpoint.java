@@ -230,25 +230,25 @@ public final class ChatEndpoint {
 
   /** The model's answer to a request body of {@link #requestBytes}, with its usage, latency and retries. */
   public Completion chat(byte[] body) {
-    HttpRequest.Builder request = HttpRequest.newBuilder(uri)
+    HttpRequest.Builder http = HttpRequest.newBuilder(uri)
         .timeout(timeout())
         .header("Content-Type", "application/json")
         .POST(HttpRequest.BodyPublishers.ofByteArray(body));
     if (key != null) {
-      request.header("Authorization", "Bearer " + key);
+      http.header("Authorization", "Bearer " + key);
     }
-    headers.forEach(request::setHeader);
+    headers.forEach(http::setHeader);
     long start = System.nanoTime();
     for (int attempt = 0; ; attempt++) {
       Failure failure;
       try {
-        pace.acquire(Pace.estimate(body.length, this.request.maxTokens()));
+        pace.acquire(Pace.estimate(body.length, request.maxTokens()));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new EndpointException(settings.describe() + ": interrupted");
       }
       try {
-        HttpResponse<String> response = send(request.build());
+        HttpResponse<String> response = send(http.build());
         if (response.statusCode() / 100 == 2) {
           return completion(response.body(), (System.nanoTime() - start) / 1_000_000, attempt);
         }

@@ -40,8 +40,8 @@ public record Accounting(
     }
   }
 
-  /** One request of the run: its log entry, and whether this invocation sent it. */
-  record Request(AnswerLog.Entry entry, boolean sent) {}
+  /** One request of the run: its log entry, whether this invocation sent it, and its stage in this run. */
+  record Request(AnswerLog.Entry entry, boolean sent, String stage) {}
 
   /**
    * The figures of a run's requests ({@code all}: every distinct request, failed ones aside, which
@@ -50,20 +50,21 @@ public record Accounting(
   record Split(Accounting all, Accounting spent, Accounting reused) {}
 
   static Split of(List<Request> requests, Prices prices) {
+    // a request two questions share counts once: sent when either found it sent, a draft when either asked it as one
     Map<String, Request> distinct = new LinkedHashMap<>();
-    requests.stream().filter(r -> !r.entry().failed()).forEach(r -> distinct.putIfAbsent(r.entry().key(), r));
-    List<AnswerLog.Entry> all = distinct.values().stream().map(Request::entry).toList();
-    return new Split(over(all, prices),
-        over(distinct.values().stream().filter(Request::sent).map(Request::entry).toList(), prices),
-        over(distinct.values().stream().filter(r -> !r.sent()).map(Request::entry).toList(), prices));
+    requests.stream().filter(r -> !r.entry().failed()).forEach(r -> distinct.merge(r.entry().key(), r,
+        (a, b) -> new Request(a.entry(), a.sent() || b.sent(), "draft".equals(a.stage()) ? a.stage() : b.stage())));
+    List<Request> all = List.copyOf(distinct.values());
+    return new Split(over(all, prices), over(all.stream().filter(Request::sent).toList(), prices),
+        over(all.stream().filter(r -> !r.sent()).toList(), prices));
   }
 
-  static Accounting over(List<AnswerLog.Entry> entries, Prices prices) {
+  static Accounting over(List<Request> requests, Prices prices) {
+    List<AnswerLog.Entry> entries = requests.stream().map(Request::entry).toList();
     long prompt = 0;
     long cached = 0;
     long completion = 0;
     long reasoning = 0;
-    int drafts = 0;
     List<Long> latencies = new ArrayList<>();
     Map<String, Integer> served = new TreeMap<>();
     Map<String, Integer> fingerprints = new TreeMap<>();
@@ -72,7 +73,6 @@ public record Accounting(
       cached += value(e.cachedTokens());
       completion += value(e.completionTokens());
       reasoning += value(e.reasoningTokens());
-      drafts += "draft".equals(e.stage()) ? 1 : 0;
       if (e.latencyMillis() != null) {
         latencies.add(e.latencyMillis());
       }
@@ -83,6 +83,7 @@ public record Accounting(
         fingerprints.merge(e.systemFingerprint(), 1, Integer::sum);
       }
     }
+    int drafts = (int) requests.stream().filter(r -> "draft".equals(r.stage())).count();
     Collections.sort(latencies);
     Double cost = prices.given() ? (prompt * orZero(prices.in()) + completion * orZero(prices.out())) / 1e6 : null;
     return new Accounting(entries.size(), drafts, prompt, cached, completion, reasoning, cost,

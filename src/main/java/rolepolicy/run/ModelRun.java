@@ -431,23 +431,39 @@ public final class ModelRun {
   /** Sends a request unless its answer is logged, never the same request twice at once. */
   private final class Asker {
     final AnswerLog log;
-    final Map<String, CompletableFuture<AnswerLog.Entry>> inFlight = new ConcurrentHashMap<>();
+    /** Every request of this run by key, once asked: a request two questions share is asked once, its answer (or failure) theirs. */
+    final Map<String, CompletableFuture<Accounting.Request>> asked = new ConcurrentHashMap<>();
 
     Asker(AnswerLog log) {
       this.log = log;
     }
 
-    /** The answer, and whether this invocation sent its request (a request two questions share is sent once). */
+    /** The answer, and whether this invocation sent its request. */
     Accounting.Request ask(String id, String stage, byte[] request, String key) {
-      AnswerLog.Entry known = log.answer(key);
-      if (known != null) {
-        return new Accounting.Request(known, false);
+      CompletableFuture<Accounting.Request> mine = new CompletableFuture<>();
+      CompletableFuture<Accounting.Request> earlier = asked.putIfAbsent(key, mine);
+      if (earlier != null) {
+        try {
+          Accounting.Request r = earlier.join();
+          return new Accounting.Request(r.entry(), r.sent(), stage);
+        } catch (java.util.concurrent.CompletionException e) {
+          throw e.getCause() instanceof RuntimeException re ? re : e;
+        }
       }
-      CompletableFuture<AnswerLog.Entry> mine = new CompletableFuture<>();
-      CompletableFuture<AnswerLog.Entry> running = inFlight.putIfAbsent(key, mine);
-      if (running != null) {
-        return new Accounting.Request(running.join(), true);
+      try {
+        AnswerLog.Entry known = log.answer(key);
+        Accounting.Request r = known != null ? new Accounting.Request(known, false, stage)
+            : new Accounting.Request(send(id, stage, request, key), true, stage);
+        mine.complete(r);
+        return r;
+      } catch (RuntimeException e) { // no answer and no failure to log (the log cannot be written, say): the run stops
+        mine.completeExceptionally(e);
+        throw e;
       }
+    }
+
+    /** Sends a request and logs its answer, or its failure after the retries. */
+    private AnswerLog.Entry send(String id, String stage, byte[] request, String key) {
       AnswerLog.Entry entry;
       try {
         ChatEndpoint.Completion c = endpoint.chat(request);
@@ -459,14 +475,9 @@ public final class ModelRun {
       } catch (EndpointException e) {
         entry = new AnswerLog.Entry(key, id, stage, endpoint.settings().model(), null, null, "", null, null, null, null,
             null, e.retries(), e.getMessage(), e.status(), null, null, null, null, null, null);
-      } catch (RuntimeException e) {
-        mine.completeExceptionally(e);
-        throw e;
       }
       log.append(entry);
-      mine.complete(entry);
-      inFlight.remove(key);
-      return new Accounting.Request(entry, true);
+      return entry;
     }
   }
 
@@ -553,7 +564,11 @@ public final class ModelRun {
     c.putAll(endpoint.request().describe(endpoint.tokenField()));
     c.put("logprobs", endpoint.asksLogprobs());
     c.put("headers", List.copyOf(endpoint.headerNames()));
-    return DatasetWriter.JSON.convertValue(c, java.util.LinkedHashMap.class);
+    try { // through JSON text, as run.json holds it: 7 as a long and 7 read back compare equal
+      return DatasetWriter.JSON.readValue(DatasetWriter.JSON.writeValueAsString(c), java.util.LinkedHashMap.class);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   private RunFile runFile(Summary s, CaseBank.Meta meta, String promptInputs, Map<String, Object> configuration) {

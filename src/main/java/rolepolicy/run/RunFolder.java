@@ -15,7 +15,7 @@ import rolepolicy.io.OutputRefused;
 
 /** A finished run's folder read back: each question's last prompt and its answer. */
 public final class RunFolder {
-  /** A question's last prompt (the second stage's in a two-stage run) and its answer's text, or null when it failed. */
+  /** A question's last prompt (the second stage's in a two-stage run) and its answer's text, or null when it failed or was cut off. */
   public record Final(String prompt, String answer) {}
 
   private RunFolder() {}
@@ -65,6 +65,9 @@ public final class RunFolder {
       earlier = DatasetWriter.JSON.readTree(runFile.toFile()).path("configuration");
     } catch (IOException e) {
       throw new InputException(runFile + ": cannot read the earlier run's settings (" + InputException.reason(runFile, e) + ")", e);
+    }
+    if (earlier.isMissingNode()) {
+      return; // written before run.json recorded a configuration: nothing to compare (its answers' keys differ anyway)
     }
     JsonNode now = DatasetWriter.JSON.valueToTree(configuration);
     List<String> differing = new ArrayList<>();

@@ -62,6 +62,22 @@ class ModelRoundZeroTest {
   }
 
   @Test
+  void aRoundZeroCutOffAtTheTokenLimitIsNoSqlOnAPolicyDatasetToo() throws Exception {
+    // round 0 comes from run's prompt builder, not the generate template: it too reads the finish_reason
+    try (LocalChatServer server = new LocalChatServer(r -> r.prompt().contains("\nExamples:\n")
+        ? Reply.json(200, "{\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"SELECT name"
+            + " FROM singer\"},\"finish_reason\":\"length\"}]}")
+        : reply(r))) {
+      RunFixture.Result r = RunFixture.main(interact(server, "--bank", fixture.bank.toString()).toArray(String[]::new));
+      assertEquals(0, r.code(), r.err());
+      JsonNode log = DatasetWriter.JSON.readTree(dir.resolve("out/log.json").toFile());
+      for (JsonNode record : log.get("records")) {
+        assertEquals("truncated: the answer reached the token limit", record.at("/sql_log/0/result").asText(), record.toString());
+      }
+    }
+  }
+
+  @Test
   void roundZerosRequestHoldsThePoliciesAndTheExamplesAndLaterRoundsKeepThePolicies() throws Exception {
     try (LocalChatServer server = new LocalChatServer(ModelRoundZeroTest::reply)) {
       RunFixture.Result r = RunFixture.main(interact(server, "--bank", fixture.bank.toString()).toArray(String[]::new));

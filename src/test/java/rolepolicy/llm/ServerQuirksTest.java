@@ -146,7 +146,9 @@ class ServerQuirksTest {
     AtomicInteger calls = new AtomicInteger();
     try (LocalChatServer server = new LocalChatServer(r -> calls.getAndIncrement() == 0
         ? Reply.error(503, "loading model").withHeader("Retry-After", "0") : Reply.text("SELECT 1"))) {
+      long start = System.nanoTime();
       assertEquals(1, endpoint(server.baseUrl(), RequestSettings.DEFAULT, 100, 1).completion("q").retries());
+      assertTrue((System.nanoTime() - start) / 1e9 < 20, "the server's Retry-After 0, not the back-off of 50 s or more");
     }
   }
 

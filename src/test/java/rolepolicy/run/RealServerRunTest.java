@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -222,6 +221,57 @@ class RealServerRunTest {
       String firstRule = policies.lines().skip(1).findFirst().orElseThrow();
       assertFalse(prompt.contains(firstRule), "the rules are not in the prompt too: " + firstRule);
       assertEquals(64, read(out.resolve("run.json")).at("/system/sha256").asText().length());
+    }
+  }
+
+  @Test
+  void aRunWithEverySettingResumesInItsFolderAndSendsNothingTwice() throws IOException {
+    try (LocalChatServer server = new LocalChatServer(RealServerRunTest::goodReply)) {
+      Path out = dir.resolve("settings");
+      List<String> args = fixture.runArgs(server.baseUrl(), out, "--limit", "3", "--temperature", "0.2", "--max-tokens", "300",
+          "--seed", "7", "--top-p", "0.9", "--stop", ";", "--extra-body", "{\"top_k\": 20}");
+      assertEquals(0, run(args).code());
+      JsonNode sent = server.requests().get(0).body();
+      assertEquals("{\"temperature\":0.2,\"max_tokens\":300,\"seed\":7,\"top_p\":0.9,\"stop\":[\";\"],\"top_k\":20}",
+          settingsOf(sent));
+      RunFixture.Result again = run(args);
+      assertEquals(0, again.code(), "the same settings read back from run.json are the same: " + again.err());
+      assertEquals(3, server.count(), "nothing sent twice");
+
+      // a folder from before run.json held its configuration: nothing to compare, the run goes on
+      ObjectNode older = (ObjectNode) read(out.resolve("run.json"));
+      older.remove("configuration");
+      JSON.writeValue(out.resolve("run.json").toFile(), older);
+      assertEquals(0, run(args).code());
+    }
+  }
+
+  /** The request settings of a body: every field but model and messages, in order. */
+  private static String settingsOf(JsonNode body) {
+    ObjectNode settings = body.deepCopy();
+    settings.remove("model");
+    settings.remove("messages");
+    return settings.toString();
+  }
+
+  @Test
+  void requestsPerMinuteSpaceTheRequestsOfEveryWorker() throws IOException {
+    List<Long> arrivals = java.util.Collections.synchronizedList(new ArrayList<>());
+    try (LocalChatServer server = new LocalChatServer(r -> {
+      arrivals.add(System.nanoTime());
+      return goodReply(r);
+    })) {
+      // 300 a minute: a slot every 200 ms, whatever the 4 workers do; each request arrives after its slot, so
+      // the i-th arrival comes at least i slots after the start (unpaced, the 12 take about half a second)
+      long start = System.nanoTime();
+      RunFixture.Result r = run(fixture.runArgs(server.baseUrl(), dir.resolve("paced"), "--rpm", "300", "--parallel", "4"));
+      assertEquals(0, r.code(), r.err());
+      List<Long> sorted = arrivals.stream().sorted().toList();
+      assertEquals(RunFixture.QUESTIONS, sorted.size());
+      for (int i = 0; i < sorted.size(); i++) {
+        assertTrue(sorted.get(i) - start >= i * 200_000_000L, "request " + i + " came " + (sorted.get(i) - start) / 1e6
+            + " ms after the start");
+      }
     }
   }
 

@@ -69,9 +69,9 @@ class RecordedModelTest {
       // SHA-256 spreads the questions evenly: about 3 %, within two standard deviations of a binomial
       double expected = distinct.size() * 0.03;
       assertTrue(Math.abs(failing.size() - expected) < 2 * Math.sqrt(expected * 0.97), failing.size() + " of " + distinct.size());
-      try (RecordedModel again = new RecordedModel(distinct, distinct.stream().map(r -> "SELECT 1").toList(), 0, 3)) {
-        assertEquals(failing, byQuestion.keySet().stream().filter(again::fails).toList(), "the same ones every time");
-      }
+      // the walkthrough's run of the first 100 dev questions fails these three
+      List<String> firstHundred = distinct.subList(0, 100).stream().filter(r -> model.fails(r.question())).map(GoldRecord::id).toList();
+      assertEquals(List.of("dev_0011", "dev_0043", "dev_0046"), firstHundred);
     }
     assertThrows(InputException.class, () -> new RecordedModel(records, records.stream().map(r -> "x").toList(), 0, 101));
   }
