@@ -84,6 +84,15 @@ public final class NativeLibraries {
   /** Set when the process begins to exit: no native call begins after it. */
   private static boolean exiting;
 
+  /**
+   * Lets no native call begin and waits (at most 30 s each) for those under way: before the exit on a
+   * signal, since ONNX Runtime's own exit hook frees its environment whatever runs in it, which aborts
+   * the JVM (exit 134) when an embedding is under way.
+   */
+  public static void stopNativeWork() {
+    awaitLoads();
+  }
+
   private static void awaitLoads() {
     List<CountDownLatch> all;
     synchronized (LOADING) {

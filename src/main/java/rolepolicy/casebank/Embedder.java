@@ -145,14 +145,17 @@ public final class Embedder {
     private OneThreadPerRun() {
       super(pool());
       try (InputStream onnx = resource("all-minilm-l6-v2-q.onnx");
-          InputStream tokenizer = resource("all-minilm-l6-v2-q-tokenizer.json");
-          OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
-        options.setIntraOpNumThreads(1);
-        OrtEnvironment environment = OrtEnvironment.getEnvironment();
+          InputStream tokenizer = resource("all-minilm-l6-v2-q-tokenizer.json")) {
         byte[] model = onnx.readAllBytes();
-        // an exit while ONNX Runtime builds the session crashes the JVM in native code: the exit waits for it
-        encoder = new OnnxBertBiEncoder(environment,
-            rolepolicy.cache.NativeLibraries.loading(() -> environment.createSession(model, options)), tokenizer, PoolingMode.MEAN);
+        // an exit while ONNX Runtime loads, sets up its environment or builds the session, or while the
+        // tokenizer's native library loads, crashes the JVM in native code: the exit waits for all of it
+        encoder = rolepolicy.cache.NativeLibraries.loading(() -> {
+          try (OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
+            options.setIntraOpNumThreads(1);
+            OrtEnvironment environment = OrtEnvironment.getEnvironment();
+            return new OnnxBertBiEncoder(environment, environment.createSession(model, options), tokenizer, PoolingMode.MEAN);
+          }
+        });
       } catch (IOException e) {
         throw new UncheckedIOException("reading the embedding model from the jar", e);
       } catch (OrtException e) {

@@ -65,6 +65,8 @@ public final class Main {
 
   public static void main(String[] args) {
     rolepolicy.cache.CacheFolder.enable();
+    exitAfterNativeWorkOn("INT", INTERRUPTED);
+    exitAfterNativeWorkOn("TERM", 143);
     RuleLimits.onStuck(message -> {
       System.err.println("error: " + message);
       System.err.flush();
@@ -73,6 +75,25 @@ public final class Main {
     int code = run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true));
     if (code != 0) {
       System.exit(code);
+    }
+  }
+
+  /**
+   * On the signal, the exit (its code 128 + the signal's number, as the JVM's own) begins once no native
+   * call is under way ({@link rolepolicy.cache.NativeLibraries#stopNativeWork}): the shutdown hooks run
+   * after it. A signal the process was started ignoring (a background job's INT) stays ignored.
+   */
+  private static void exitAfterNativeWorkOn(String name, int code) {
+    try {
+      sun.misc.SignalHandler before = sun.misc.Signal.handle(new sun.misc.Signal(name), signal -> {
+        rolepolicy.cache.NativeLibraries.stopNativeWork();
+        System.exit(code);
+      });
+      if (before == sun.misc.SignalHandler.SIG_IGN) {
+        sun.misc.Signal.handle(new sun.misc.Signal(name), sun.misc.SignalHandler.SIG_IGN);
+      }
+    } catch (IllegalArgumentException e) {
+      // no such signal here, or the JVM keeps it (-Xrs): its own handling stays
     }
   }
 

@@ -155,8 +155,21 @@ class CleanExitIT {
     stopped.interrupt();
     int stoppedCode = stopped.await(300);
     // done before the signal, the error a stop may cause (an unfinished input read), or the signal: no crash, no bug
-    assertTrue(List.of(0, 1, 130, 143).contains(stoppedCode), name + " stopped: exit " + stoppedCode + "\n" + stopped.err());
+    assertTrue(List.of(0, 1, 130, 143).contains(stoppedCode), name + " stopped: exit " + stoppedCode + "\n" + stopped.err()
+        + stopped.out() + crashReports(root.resolve(name + "-stopped").resolve("logs")));
     assertNothingLeft(name + " stopped after " + Math.max(300, millis / 2) + " ms", root.resolve(name + "-stopped"));
+  }
+
+  /** The JVM's crash reports (hs_err) in a run's log folder, to say where a crash happened. */
+  private static String crashReports(Path logs) throws IOException {
+    try (Stream<Path> files = Files.list(logs)) {
+      StringBuilder all = new StringBuilder();
+      for (Path f : files.filter(f -> f.getFileName().toString().startsWith("hs_err")).toList()) {
+        all.append('\n').append(f).append(":\n").append(Files.readString(f).lines().limit(40).collect(
+            java.util.stream.Collectors.joining("\n")));
+      }
+      return all.toString();
+    }
   }
 
   private static ToolProcess start(String name, String how, Path cache) throws IOException {
