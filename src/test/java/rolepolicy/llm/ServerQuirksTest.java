@@ -84,6 +84,17 @@ class ServerQuirksTest {
   }
 
   @Test
+  void noKeyIsSentUnlessAVariableIsNamedEvenWithOpenAisInTheEnvironment() throws Exception {
+    try (LocalChatServer server = new LocalChatServer(r -> Reply.text("SELECT 1"))) {
+      Map<String, String> environment = Map.of("OPENAI_API_KEY", "sk-should-stay-home");
+      new ChatEndpoint(new ChatEndpoint.Connection(server.baseUrl(), "m", null, 5, 0), environment).complete("q");
+      assertNull(server.requests().get(0).authorization(), "no --llm-key-env: no key");
+      new ChatEndpoint(new ChatEndpoint.Connection(server.baseUrl(), "m", "OPENAI_API_KEY", 5, 0), environment).complete("q");
+      assertEquals("Bearer sk-should-stay-home", server.requests().get(1).authorization());
+    }
+  }
+
+  @Test
   void theTokenFieldFollowsTheEndpoint() {
     assertEquals("max_completion_tokens", RequestSettings.tokenFieldFor("api.openai.com"));
     assertEquals("max_completion_tokens", RequestSettings.tokenFieldFor("my-deployment.openai.azure.com"));
