@@ -46,6 +46,19 @@ public final class PolicyAssigner {
       List<PolicyOverride> overrides,
       String overridesSource,
       List<?> policyFacts) {
+    return assign(schemas, overrides, overridesSource, db -> policyFacts);
+  }
+
+  /**
+   * As {@link #assign(Map, List, String, List)}, each database's session given its own facts ({@code
+   * factsOf} by db_id): records that carry each database's GRANTs and role give each database those,
+   * and a session does not join its columns with every other database's grants.
+   */
+  public Map<String, DatabasePolicies> assign(
+      Map<String, Schema> schemas,
+      List<PolicyOverride> overrides,
+      String overridesSource,
+      java.util.function.Function<String, List<?>> factsOf) {
     List<String> problems = java.util.Collections.synchronizedList(new ArrayList<>());
     Map<String, List<PolicyOverride>> byDb = new HashMap<>();
     Map<String, PolicyOverride> seen = new HashMap<>();
@@ -66,7 +79,7 @@ public final class PolicyAssigner {
       List<Future<DatabasePolicies>> assigned = new ArrayList<>();
       for (Schema schema : schemas.values()) {
         List<PolicyOverride> own = byDb.getOrDefault(schema.dbId(), List.of());
-        assigned.add(pool.submit(() -> assign(schema, own, policyFacts, problems)));
+        assigned.add(pool.submit(() -> assign(schema, own, factsOf.apply(schema.dbId()), problems)));
       }
       for (Future<DatabasePolicies> db : assigned) {
         DatabasePolicies policies = Futures.await(db, "assigning policies");

@@ -65,18 +65,19 @@ public final class AccessTiers {
     List<Tier> tiers = new ArrayList<>();
     for (Map.Entry<String, List<AccessRecord>> user : byUser.entrySet()) {
       Map<String, Schema> own = new LinkedHashMap<>();
-      List<Object> facts = new ArrayList<>();
+      Map<String, List<?>> facts = new LinkedHashMap<>(); // a database's GRANTs and this user's role in it
       List<Question> questions = new ArrayList<>();
       List<String> places = new ArrayList<>();
       for (AccessRecord r : user.getValue()) {
         if (own.put(r.dbId(), schemas.get(r.dbId())) == null) {
-          facts.addAll(grants.get(r.dbId()));
-          facts.add(new GrantRole(r.role().toLowerCase(Locale.ROOT)));
+          List<Object> its = new ArrayList<>(grants.get(r.dbId()));
+          its.add(new GrantRole(r.role().toLowerCase(Locale.ROOT)));
+          facts.put(r.dbId(), its);
         }
         questions.add(new Question(questions.size(), r.dbId(), r.question(), r.query(), null));
         places.add(source + ":" + r.line());
       }
-      tiers.add(new Tier(user.getKey(), own, assigner.assign(own, List.of(), "no overrides", facts), questions, places));
+      tiers.add(new Tier(user.getKey(), own, assigner.assign(own, List.of(), "no overrides", facts::get), questions, places));
     }
     return tiers;
   }
