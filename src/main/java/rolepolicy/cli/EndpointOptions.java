@@ -13,7 +13,7 @@ import rolepolicy.llm.RequestSettings;
 
 /** The options of any OpenAI-compatible chat endpoint (score-tables' LLM judge, interact's and run's model). */
 class EndpointOptions {
-  @Option(names = "--llm-url", paramLabel = "URL", description = "Base URL of an OpenAI-compatible endpoint, e.g. http://localhost:8000/v1.")
+  @Option(names = "--llm-url", paramLabel = "URL", description = "An OpenAI-compatible endpoint: its base URL, e.g. http://localhost:8000/v1, or the full .../chat/completions URL.")
   String url;
 
   @Option(names = "--llm-model", paramLabel = "NAME", description = "Model name.")
@@ -81,7 +81,7 @@ class EndpointOptions {
   String reasoningEffort;
 
   @Option(names = "--extra-body", paramLabel = "JSON",
-      description = "A JSON object whose fields are added to every request body last, e.g. vLLM's chat_template_kwargs or Ollama's options.")
+      description = "A JSON object whose fields are added to every request body last, e.g. vLLM's chat_template_kwargs or top_k.")
   String extraBody;
 
   boolean given() {

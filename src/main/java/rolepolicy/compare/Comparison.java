@@ -109,15 +109,12 @@ public record Comparison(
    * questions every run answered.
    */
   public static Comparison of(List<Run> runs, long seed, int resamples, boolean allowIncomplete) {
-    List<List<QuestionResult>> aligned = align(runs);
     LeftOut leftOut = leftOut(runs, allowIncomplete);
-    if (leftOut.questions() > 0) {
-      java.util.Set<String> out = new java.util.HashSet<>();
-      leftOut.byRun().values().forEach(out::addAll);
-      aligned = aligned.stream().map(results -> results.stream().filter(r -> !out.contains(r.id())).toList()).toList();
-      if (aligned.get(0).isEmpty()) {
-        throw new InputException("no question was answered by every run: nothing to compare");
-      }
+    java.util.Set<String> out = new java.util.HashSet<>();
+    leftOut.byRun().values().forEach(out::addAll);
+    List<List<QuestionResult>> aligned = align(runs, out);
+    if (aligned.get(0).isEmpty()) {
+      throw new InputException("no question was answered by every run: nothing to compare");
     }
     int n = aligned.get(0).size();
     int[][] draws = Bootstrap.draws(seed, resamples, n);
@@ -162,14 +159,15 @@ public record Comparison(
         byRun.put(r.name(), List.copyOf(r.unanswered()));
         all.addAll(r.unanswered());
         List<String> ids = List.copyOf(r.unanswered());
-        incomplete.add(r.evaluation().folder() + " (" + r.unanswered().size() + " of " + r.evaluation().results().size()
+        int questions = r.record().path("questions").asInt(r.evaluation().results().size() + r.unanswered().size());
+        incomplete.add(r.evaluation().folder() + " (" + r.unanswered().size() + " of " + questions
             + " questions: " + String.join(", ", ids.subList(0, Math.min(3, ids.size()))) + (ids.size() > 3 ? ", …" : "") + ")");
       }
     }
     if (!all.isEmpty() && !allowIncomplete) {
       throw new InputException("runs with questions they have no final answer to (failed or cut off; run.json's unanswered): "
-          + String.join(", ", incomplete) + ". Scored, each would count as a wrong answer. Run again to ask them, or give"
-          + " --allow-incomplete to compare on the questions every run answered");
+          + String.join(", ", incomplete) + ": the runs would not be compared on the same questions. Run again to ask them,"
+          + " or give --allow-incomplete to compare on the questions every run answered");
     }
     return new LeftOut(all.size(), byRun);
   }
@@ -194,14 +192,19 @@ public record Comparison(
     return differing;
   }
 
-  /** Each run's results in the first run's question order, after checking that the questions agree. */
-  static List<List<QuestionResult>> align(List<Run> runs) {
-    List<QuestionResult> first = runs.get(0).evaluation().results();
+  /**
+   * Each run's results in the first run's question order, the questions {@code leftOut} aside (a
+   * {@code run} folder scores only the questions it has a final answer to), after checking that the
+   * questions agree.
+   */
+  static List<List<QuestionResult>> align(List<Run> runs, java.util.Set<String> leftOut) {
+    List<QuestionResult> first = runs.get(0).evaluation().results().stream().filter(r -> !leftOut.contains(r.id())).toList();
     List<List<QuestionResult>> aligned = new ArrayList<>();
     aligned.add(first);
     byId(runs.get(0));
     for (Run run : runs.subList(1, runs.size())) {
       Map<String, QuestionResult> other = byId(run);
+      other.keySet().removeAll(leftOut);
       TreeSet<String> onlyFirst = new TreeSet<>();
       first.forEach(r -> { if (!other.containsKey(r.id())) onlyFirst.add(r.id()); });
       TreeSet<String> onlyOther = new TreeSet<>(other.keySet());

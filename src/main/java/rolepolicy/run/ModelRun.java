@@ -303,13 +303,26 @@ public final class ModelRun {
         throw new EndpointException("every request failed (" + failed + " of " + failed + " questions); the first: "
             + firstFailure.error() + "; each failure is in " + log.file() + ", nothing else was written");
       }
+      if (finals.stream().allMatch(e -> Answer.of(e).unanswered())) {
+        throw new EndpointException("no question has a final answer (" + failed + " failed, " + (finals.size() - failed)
+            + " cut off at the token limit: a larger --max-tokens?); each answer is in " + log.file() + ", nothing else was written");
+      }
     }
     List<String> predictions = finals.stream().map(e -> e.failed() ? "" : e.prediction()).toList();
+    // a failure is not an answer: only the questions with a final answer are scored
+    List<GoldRecord> answeredGold = new ArrayList<>();
+    List<String> answered = new ArrayList<>();
+    for (int i = 0; i < finals.size(); i++) {
+      if (!Answer.of(finals.get(i)).unanswered()) {
+        answeredGold.add(gold.get(i));
+        answered.add(predictions.get(i));
+      }
+    }
     long evaluating = System.nanoTime();
     Evaluation.Outcome outcome = Evaluation.score(
         new Evaluation.Inputs(datasetName(), schemas, settings.databases(), settings.timeoutSeconds(),
             RuleBase.load(settings.rules())),
-        gold, predictions, settings.out().resolve(PREDICTIONS).toString());
+        answeredGold, answered, settings.out().resolve(PREDICTIONS).toString());
     double evaluationSeconds = (System.nanoTime() - evaluating) / 1e9;
     long writing = System.nanoTime();
     Map<String, Integer> answers = answers(finals);

@@ -265,8 +265,14 @@ class ModelRunTest {
       for (int i = 0; i < 5; i++) {
         assertEquals("", predictions.get(i), "no prediction for question " + i);
       }
-      JsonNode perQuestion = jsonLines(out.resolve("per_question.jsonl")).get(0);
-      assertEquals("EMPTY", perQuestion.path("prediction").asText(), perQuestion.toString());
+      // a failure is not an answer: the 4 failed questions are not scored, the one without SQL is
+      List<JsonNode> scored = jsonLines(out.resolve("per_question.jsonl"));
+      assertEquals(RunFixture.QUESTIONS - 4, scored.size());
+      Set<String> failedIds = new java.util.HashSet<>();
+      JSON.readTree(out.resolve("run.json").toFile()).path("unanswered").fieldNames().forEachRemaining(failedIds::add);
+      assertTrue(scored.stream().noneMatch(q -> failedIds.contains(q.path("id").asText())), scored.toString());
+      assertEquals(RunFixture.QUESTIONS - 4, JSON.readTree(out.resolve("metrics.json").toFile())
+          .at("/predictors/model/questions").asInt(-1), "metrics over the questions with a final answer");
 
       assertEquals(0, run(fixture.runArgs(server.baseUrl(), out,
           "--allow-failures", "4", "--llm-retries", "0", "--llm-timeout", "0.5")).code(), "up to 4 allowed");
