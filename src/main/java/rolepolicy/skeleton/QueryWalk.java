@@ -52,22 +52,24 @@ import net.sf.jsqlparser.statement.select.SetOperation;
 import net.sf.jsqlparser.statement.select.SetOperationList;
 import net.sf.jsqlparser.statement.select.UnionOp;
 import net.sf.jsqlparser.statement.select.WithItem;
+import net.sf.jsqlparser.statement.select.Fetch;
+import net.sf.jsqlparser.statement.select.GroupByElement;
+import net.sf.jsqlparser.statement.select.Limit;
+import net.sf.jsqlparser.statement.select.Offset;
+import rolepolicy.sql.ClauseWalker;
 import rolepolicy.sql.Identifiers;
 
 /**
- * Walks a parsed query in the order of its text — WITH, SELECT items, FROM and JOIN, WHERE, GROUP
- * BY, HAVING, WINDOW, ORDER BY, LIMIT and OFFSET, nested queries where they stand — and records
+ * The skeleton's visitor of the {@link ClauseWalker}: in the order of the query's text, nested
+ * queries where they stand, it records
  * every name and literal the skeleton replaces ({@link Use}), the scopes columns resolve in and the
  * parts of the op signature. It also writes function names in upper case. Whatever it does not know
  * (a FROM form, a clause or a literal type the skeleton has no rule for) it rejects with {@link
  * UnsupportedOperationException}, so that nothing passes through unreplaced.
  */
-final class QueryWalk {
+final class QueryWalk extends ClauseWalker<Scope, Scope> {
   final List<Use> uses = new ArrayList<>();
   final Set<Op> ops = EnumSet.noneOf(Op.class);
-
-  /** The scope of each plain query, for the output columns of derived and common tables. */
-  final Map<PlainSelect, Scope> scopes = new IdentityHashMap<>();
 
   private final Map<FromItem, FromEntry> entries = new IdentityHashMap<>();
 
@@ -78,40 +80,20 @@ final class QueryWalk {
   private Scope scope;
   private int derivedTables;
 
-  /** Walks one query whose columns may refer to the tables of {@code outer} (or null). */
-  void query(Select select, Scope outer) {
-    boolean with = withItems(select, outer);
-    if (select instanceof PlainSelect plain) {
-      plainSelect(plain, outer);
-    } else if (select instanceof SetOperationList setOperations) {
-      for (SetOperation operation : setOperations.getOperations()) {
-        ops.add(setOperation(operation));
-      }
-      for (Select part : setOperations.getSelects()) {
-        query(part, outer);
-      }
-      tail(select, scopeOf(select));
-    } else if (select instanceof ParenthesedSelect parenthesed) {
-      query(parenthesed.getSelect(), outer);
-      tail(select, scopeOf(select));
-    } else {
-      throw unsupported("query form " + select.getClass().getSimpleName());
-    }
-    if (with) {
-      commonTables.removeLast();
-    }
+  @Override
+  protected void otherQuery(Select select, Scope outer) {
+    throw unsupported("query form " + select.getClass().getSimpleName());
   }
 
-  /** The scope of a query's first plain part: what its ORDER BY after a set operation reads. */
-  private Scope scopeOf(Select select) {
-    if (select instanceof PlainSelect plain) {
-      return scopes.get(plain);
-    } else if (select instanceof SetOperationList setOperations) {
-      return scopeOf(setOperations.getSelects().get(0));
-    } else if (select instanceof ParenthesedSelect parenthesed) {
-      return scopeOf(parenthesed.getSelect());
-    }
-    throw unsupported("query form " + select.getClass().getSimpleName());
+  @Override
+  protected void setOperation(SetOperation operation, Scope outer) {
+    ops.add(setOperation(operation));
+  }
+
+  /** A set operation's ORDER BY reads its first plain part's scope. */
+  @Override
+  protected Scope orderLevel(Select select) {
+    return firstLevel(select);
   }
 
   private static Op setOperation(SetOperation operation) {
@@ -126,15 +108,11 @@ final class QueryWalk {
   }
 
   /**
-   * Records the query's WITH definitions and walks their bodies; returns whether it had any (their
-   * names are then visible until the query's walk ends). A body sees the definitions before it and
-   * itself (WITH RECURSIVE).
+   * Records the query's WITH definitions and walks their bodies (their names are then visible until
+   * the query's walk ends). A body sees the definitions before it and itself (WITH RECURSIVE).
    */
-  private boolean withItems(Select select, Scope outer) {
-    List<WithItem<?>> items = select.getWithItemsList();
-    if (items == null || items.isEmpty()) {
-      return false;
-    }
+  @Override
+  protected Scope commonTables(List<WithItem<?>> items, Scope outer) {
     ops.add(Op.CTE);
     Map<String, WithItem<?>> visible = new LinkedHashMap<>();
     commonTables.addLast(visible);
@@ -157,18 +135,25 @@ final class QueryWalk {
       }
       query(item.getSelect(), outer);
     }
-    return true;
+    return outer;
+  }
+
+  @Override
+  protected void endQuery(Select select, Scope outer) {
+    if (select.getWithItemsList() != null && !select.getWithItemsList().isEmpty()) {
+      commonTables.removeLast();
+    }
   }
 
   private static Name commonTable(String name) {
     return Name.table("w:" + name, "with " + name);
   }
 
-  private void plainSelect(PlainSelect select, Scope outer) {
+  /** A plain query's scope: its FROM entries and item aliases, before the items read them. */
+  @Override
+  protected Scope level(PlainSelect select, Scope outer) {
     rejectUnsupportedClauses(select);
-    Scope saved = scope;
     scope = new Scope(outer);
-    scopes.put(select, scope);
     if (select.getFromItem() != null) {
       entries(select.getFromItem());
     }
@@ -180,44 +165,46 @@ final class QueryWalk {
         scope.itemAliases.add(lower(item.getAlias().getName()));
       }
     }
+    return scope;
+  }
 
+  @Override
+  protected void selectItem(SelectItem<?> item, int index, Scope level) {
+    scope = level;
     scope.inItems = true;
-    for (SelectItem<?> item : select.getSelectItems()) {
-      expression(item.getExpression());
-      if (item.getAlias() != null) {
-        if (item.getAlias().getAliasColumns() != null) {
-          throw unsupported("an alias with a column list");
-        }
-        uses.add(new Use.ItemAlias(item));
+    expression(item.getExpression());
+    if (item.getAlias() != null) {
+      if (item.getAlias().getAliasColumns() != null) {
+        throw unsupported("an alias with a column list");
       }
+      uses.add(new Use.ItemAlias(item));
     }
     scope.inItems = false;
-    if (select.getFromItem() != null) {
-      fromItem(select.getFromItem());
-    }
-    joins(select.getJoins());
-    expression(select.getWhere());
-    if (select.getGroupBy() != null) {
-      ops.add(Op.GROUPBY);
-      expression(select.getGroupBy().getGroupByExpressionList());
-      if (select.getGroupBy().getGroupingSets() != null) {
-        select.getGroupBy().getGroupingSets().forEach(this::expression);
-      }
-    }
-    if (select.getHaving() != null) {
+  }
+
+  @Override
+  protected void groupBy(GroupByElement groupBy, Scope level) {
+    ops.add(Op.GROUPBY);
+    super.groupBy(groupBy, level);
+  }
+
+  @Override
+  protected void expression(Clause clause, Expression expression, Scope level) {
+    if (clause == Clause.HAVING) {
       ops.add(Op.HAVING);
-      expression(select.getHaving());
     }
-    expression(select.getQualify());
-    if (select.getWindowDefinitions() != null) {
-      ops.add(Op.WINDOW);
-      for (WindowDefinition window : select.getWindowDefinitions()) {
-        window(window.getPartitionExpressionList(), window.getOrderByElements());
-        windowElement(window.getWindowElement());
-      }
+    scope = level;
+    expression(expression);
+  }
+
+  @Override
+  protected void windows(List<WindowDefinition> windows, Scope level) {
+    ops.add(Op.WINDOW);
+    scope = level;
+    for (WindowDefinition window : windows) {
+      window(window.getPartitionExpressionList(), window.getOrderByElements());
+      windowElement(window.getWindowElement());
     }
-    tail(select, scope);
-    scope = saved;
   }
 
   /** Clauses of other dialects: the skeleton has no rule for them, so it fails. */
@@ -240,27 +227,27 @@ final class QueryWalk {
     }
   }
 
-  /** ORDER BY, LIMIT and OFFSET of a query, read in {@code tailScope}. */
-  private void tail(Select select, Scope tailScope) {
-    Scope saved = scope;
-    scope = tailScope;
-    if (select.getOrderByElements() != null && !select.getOrderByElements().isEmpty()) {
-      ops.add(Op.ORDER);
-      select.getOrderByElements().forEach(o -> expression(o.getExpression()));
-    }
-    if (select.getLimit() != null) {
-      ops.add(Op.LIMIT);
-      expression(select.getLimit().getRowCount());
-      expression(select.getLimit().getOffset());
-    }
-    if (select.getOffset() != null) {
-      ops.add(Op.LIMIT);
-      expression(select.getOffset().getOffset());
-    }
-    if (select.getFetch() != null) {
-      throw unsupported("FETCH");
-    }
-    scope = saved;
+  @Override
+  protected void orderBy(List<OrderByElement> elements, Scope level) {
+    ops.add(Op.ORDER);
+    super.orderBy(elements, level);
+  }
+
+  @Override
+  protected void limit(Limit limit, Scope level) {
+    ops.add(Op.LIMIT);
+    super.limit(limit, level);
+  }
+
+  @Override
+  protected void offset(Offset offset, Scope level) {
+    ops.add(Op.LIMIT);
+    super.offset(offset, level);
+  }
+
+  @Override
+  protected void fetch(Fetch fetch, Scope level) {
+    throw unsupported("FETCH");
   }
 
   /** Makes the FROM entries of one FROM item (before the SELECT items, which read them). */
@@ -327,36 +314,26 @@ final class QueryWalk {
         .toList();
   }
 
-  /** Walks a FROM item in text order: its tables, the bodies of derived tables, its joins. */
-  private void fromItem(FromItem item) {
-    if (item instanceof Table table) {
-      uses.add(new Use.TableName(table, entries.get(item)));
-    } else if (item instanceof ParenthesedSelect query) {
-      ops.add(Op.SUBQUERY);
-      Scope saved = scope;
-      query(query, scope.outer); // a derived table does not see its own level's tables
-      scope = saved;
-      if (query.getAlias() != null) {
-        uses.add(new Use.DerivedAlias(query, entries.get(item)));
-      }
-    } else if (item instanceof ParenthesedFromItem group) {
-      fromItem(group.getFromItem());
-      joins(group.getJoins());
+  @Override
+  protected void table(Table table, Scope level) {
+    uses.add(new Use.TableName(table, entries.get(table)));
+  }
+
+  /** A derived table's body, which does not see its own level's tables, then its alias. */
+  @Override
+  protected void derivedTable(ParenthesedSelect query, Scope level) {
+    ops.add(Op.SUBQUERY);
+    query(query, level.outer);
+    scope = level;
+    if (query.getAlias() != null) {
+      uses.add(new Use.DerivedAlias(query, entries.get(query)));
     }
   }
 
-  private void joins(List<Join> joins) {
-    if (joins == null) {
-      return;
-    }
-    for (Join join : joins) {
-      ops.add(Op.JOIN);
-      fromItem(join.getFromItem());
-      join.getOnExpressions().forEach(this::expression);
-      if (join.getUsingColumns() != null) {
-        join.getUsingColumns().forEach(this::expression);
-      }
-    }
+  @Override
+  protected void join(Join join, Scope level) {
+    ops.add(Op.JOIN);
+    super.join(join, level);
   }
 
   private void expression(Expression expression) {

@@ -180,7 +180,7 @@ final class Resolver {
                 i ->
                     i.getExpression() instanceof AllColumns
                         && !(i.getExpression() instanceof AllTableColumns));
-    Scope scope = walk.scopes.get(plain);
+    Scope scope = walk.levelOf(plain);
     if (star && scope != null && scope.entries.size() == 1 && scope.entries.get(0).body() == null) {
       return Name.columnOf(scope.entries.get(0).table(), name);
     }
