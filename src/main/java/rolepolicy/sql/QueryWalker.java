@@ -10,31 +10,43 @@ import java.util.Set;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.parser.Token;
 import net.sf.jsqlparser.schema.Column;
+import net.sf.jsqlparser.expression.WindowDefinition;
 import net.sf.jsqlparser.statement.select.AllColumns;
+import net.sf.jsqlparser.statement.select.GroupByElement;
+import net.sf.jsqlparser.statement.select.SetOperation;
 import net.sf.jsqlparser.statement.select.Join;
-import net.sf.jsqlparser.statement.select.ParenthesedSelect;
 import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.Select;
 import net.sf.jsqlparser.statement.select.SelectItem;
-import net.sf.jsqlparser.statement.select.SetOperationList;
 import net.sf.jsqlparser.statement.select.WithItem;
 import rolepolicy.model.Role;
 import rolepolicy.spider.Schema;
 
 /**
- * Walks a parsed query in the order of SPEC §4 and collects its column references: the query's
- * common table expressions (WITH), SELECT items, JOIN conditions (ON, USING, NATURAL), nested
- * queries of FROM, WHERE, nested queries of GROUP BY, HAVING, ORDER BY and LIMIT, then the
- * set-operation parts.
+ * The facts' visitor of the {@link ClauseWalker}: collects a query's column references in the order
+ * of SPEC §4 — the query's common table expressions (WITH), SELECT items, JOIN conditions (ON,
+ * USING, NATURAL), nested queries of FROM, WHERE, nested queries of GROUP BY, HAVING, ORDER BY and
+ * LIMIT, then the set-operation parts.
  */
-final class QueryWalker {
+final class QueryWalker extends ClauseWalker<QueryWalker.In, QueryWalker.Level> {
+  /**
+   * What a query is walked in.
+   *
+   * @param predicateRole the role of a query that is a condition operand, else null
+   * @param topLevel whether this is the top-level query (its first part, under a set operation)
+   * @param outer the scope of the enclosing query, or null
+   * @param tables the common tables the query can read
+   */
+  record In(Role predicateRole, boolean topLevel, QueryScope outer, CommonTables tables) {}
+
+  /** A plain query's scope, and what it was walked in. */
+  record Level(QueryScope scope, In in) {}
+
   private final Schema schema;
   private final TextPositions positions;
   final List<TextRef> refs = new ArrayList<>();
   /** References in GROUP BY, HAVING and ORDER BY, of every query at any depth; they follow {@link #refs}. */
   final List<TextRef> clauseRefs = new ArrayList<>();
-  /** The scope of each plain query: a set operation's ORDER BY reads its last part's. */
-  private final java.util.Map<PlainSelect, QueryScope> scopes = new java.util.IdentityHashMap<>();
   final List<TextTable> fromTables = new ArrayList<>();
   /** The top-level SELECT items, as the negative rules see them. */
   final List<rolepolicy.model.SelectItem> selectItems = new ArrayList<>();
@@ -51,70 +63,52 @@ final class QueryWalker {
     this.positions = positions;
   }
 
-  /**
-   * Walks one query.
-   *
-   * @param predicateRole the role of a query that is a condition operand, else null
-   * @param topLevel whether this is the top-level query (its first part, under a set operation)
-   * @param outer the scope of the enclosing query, or null
-   * @param tables the common tables the query can read
-   */
+  /** Walks one query in {@code new In(predicateRole, topLevel, outer, tables)}. */
   void query(
       Select select, Role predicateRole, boolean topLevel, QueryScope outer, CommonTables tables) {
-    CommonTables visible = commonTables(select, outer, tables);
-    if (select instanceof ParenthesedSelect parenthesed) {
-      query(parenthesed.getSelect(), predicateRole, topLevel, outer, visible);
-      unjudgedTail(select, outer, lastScope(select), visible);
-    } else if (select instanceof SetOperationList setOperations) {
-      setOperation |= topLevel;
-      List<Select> parts = setOperations.getSelects();
-      for (int k = 0; k < parts.size(); k++) {
-        query(parts.get(k), predicateRole, topLevel && k == 0, outer, visible);
-      }
-      unjudgedTail(select, outer, lastScope(select), visible);
-    } else if (select instanceof PlainSelect plain) {
-      plainSelect(plain, predicateRole, topLevel, outer, visible);
-    } else {
-      throw new SqlAnalysisException(
-          "unsupported query form: " + select.getClass().getSimpleName());
-    }
+    query(select, new In(predicateRole, topLevel, outer, tables));
   }
 
   /**
-   * Walks the bodies of the query's WITH definitions, in order, as nested queries of FROM (their
-   * items produce output), and returns the common tables the query can read. A body can read the
-   * definitions before it and itself (WITH RECURSIVE).
+   * A WITH definition's body, walked as a nested query of FROM (its items produce output). A body
+   * can read the definitions before it and itself (WITH RECURSIVE).
    */
-  private CommonTables commonTables(Select select, QueryScope outer, CommonTables tables) {
-    CommonTables visible = tables;
-    if (select.getWithItemsList() != null) {
-      for (WithItem<?> item : select.getWithItemsList()) {
-        visible =
-            visible.with(
-                OutputColumns.name(item), OutputColumns.of(item, schema, visible, positions));
-        query(item.getSelect(), null, false, outer, visible);
-      }
-    }
-    return visible;
+  @Override
+  protected In commonTable(WithItem<?> item, In in) {
+    CommonTables visible =
+        in.tables().with(OutputColumns.name(item), OutputColumns.of(item, schema, in.tables(), positions));
+    query(item.getSelect(), null, false, in.outer(), visible);
+    return new In(in.predicateRole(), in.topLevel(), in.outer(), visible);
   }
 
-  private void plainSelect(
-      PlainSelect select,
-      Role predicateRole,
-      boolean topLevel,
-      QueryScope outer,
-      CommonTables tables) {
-    QueryScope scope = QueryScope.of(select, schema, outer, tables, positions);
-    scopes.put(select, scope);
+  @Override
+  protected void setOperation(SetOperation operation, In in) {
+    setOperation |= in.topLevel();
+  }
+
+  @Override
+  protected In part(In in, int k) {
+    return new In(in.predicateRole(), in.topLevel() && k == 0, in.outer(), in.tables());
+  }
+
+  @Override
+  protected Level level(PlainSelect select, In in) {
+    QueryScope scope = QueryScope.of(select, schema, in.outer(), in.tables(), positions);
     scope.entries().stream()
         .filter(e -> !e.derived())
         .forEach(e -> this.tables.add(e.schemaTable()));
-    if (topLevel) {
+    if (in.topLevel()) {
       scope.entries().stream()
           .filter(e -> !e.derived())
           .forEach(e -> fromTables.add(new TextTable(e.written(), e.alias(), e.schemaTable())));
     }
-    selectItems(select.getSelectItems(), predicateRole, topLevel, scope);
+    return new Level(scope, in);
+  }
+
+  /** The join conditions, then the nested queries of FROM. */
+  @Override
+  protected void endFrom(PlainSelect select, Level level) {
+    QueryScope scope = level.scope();
     scope.aliasesVisible(true);
     for (QueryScope.JoinStep step : scope.joinSteps()) {
       Join join = step.join();
@@ -133,34 +127,50 @@ final class QueryWalker {
     scope.aliasesVisible(false);
     for (QueryScope.Entry entry : scope.entries()) {
       if (entry.query() != null) {
-        query(entry.query(), null, false, outer, tables);
+        query(entry.query(), null, false, level.in().outer(), level.in().tables());
       }
     }
-    scope.aliasesVisible(true);
-    condition(select.getWhere(), Role.WherePred, Role.WherePred, scope);
-    scope.aliasesVisible(false);
-    if (select.getGroupBy() != null && select.getGroupBy().getGroupByExpressionList() != null) {
-      for (Object expression : select.getGroupBy().getGroupByExpressionList()) {
-        condition((Expression) expression, Role.WherePred, Role.GroupKey, scope);
-      }
-    }
-    condition(select.getHaving(), Role.WherePred, Role.HavingPred, scope);
-    if (select.getWindowDefinitions() != null) {
-      select.getWindowDefinitions().forEach(ExpressionOperands::rejectNestedQueries);
-    }
-    unjudgedTail(select, scope, scope, tables);
   }
 
-  /** The scope of a query's last plain part, where Spider's parser reads a set operation's ORDER BY. */
-  private QueryScope lastScope(Select select) {
-    if (select instanceof PlainSelect plain) {
-      return scopes.get(plain);
-    } else if (select instanceof SetOperationList setOperations) {
-      return lastScope(setOperations.getSelects().get(setOperations.getSelects().size() - 1));
-    } else if (select instanceof ParenthesedSelect parenthesed) {
-      return lastScope(parenthesed.getSelect());
+  @Override
+  protected void expression(Clause clause, Expression expression, Level level) {
+    QueryScope scope = level.scope();
+    switch (clause) {
+      case WHERE -> {
+        scope.aliasesVisible(true);
+        condition(expression, Role.WherePred, Role.WherePred, scope);
+        scope.aliasesVisible(false);
+      }
+      case GROUP_BY -> condition(expression, Role.WherePred, Role.GroupKey, scope);
+      case HAVING -> condition(expression, Role.WherePred, Role.HavingPred, scope);
+      default -> {} // JOIN conditions: endFrom; the tail: tail; QUALIFY is not SQLite's
     }
-    return null;
+  }
+
+  /** GROUP BY's expressions (grouping sets are not SQLite's). */
+  @Override
+  protected void groupBy(GroupByElement groupBy, Level level) {
+    if (groupBy.getGroupByExpressionList() != null) {
+      for (Object expression : groupBy.getGroupByExpressionList()) {
+        expression(Clause.GROUP_BY, (Expression) expression, level);
+      }
+    }
+  }
+
+  @Override
+  protected void windows(List<WindowDefinition> windows, Level level) {
+    windows.forEach(ExpressionOperands::rejectNestedQueries);
+  }
+
+  /**
+   * A plain query's tail reads its own scope; a set operation's or parenthesised query's reads its
+   * last part's for ORDER BY, and its nested queries are the enclosing query's.
+   */
+  @Override
+  protected void tail(Select select, In in, Level level) {
+    QueryScope orderScope = level == null ? null : level.scope();
+    QueryScope scope = select instanceof PlainSelect ? orderScope : in.outer();
+    unjudgedTail(select, scope, orderScope, in.tables());
   }
 
   /**
@@ -208,42 +218,42 @@ final class QueryWalker {
     }
   }
 
-  private void selectItems(
-      List<SelectItem<?>> items, Role predicateRole, boolean topLevel, QueryScope scope) {
-    for (int i = 0; i < items.size(); i++) {
-      SelectItem<?> item = items.get(i);
-      Expression expression = item.getExpression();
-      if (expression instanceof AllColumns all) {
-        selectStar = true;
-        starTables.addAll(
-            scope.starTables(
-                all instanceof net.sf.jsqlparser.statement.select.AllTableColumns table
-                    ? QueryScope.unquote(table.getTable().getName())
-                    : null));
-        if (topLevel) {
-          selectItems.add(new rolepolicy.model.SelectItem(i, Aggregate.NONE, null, null));
-        }
-        continue;
-      }
-      int firstRef = refs.size();
-      Span itemSpan = withoutAlias(item);
-      for (Operand operand : ExpressionOperands.of(expression)) {
-        if (operand instanceof Operand.ColumnUse use) {
-          Role role =
-              !use.kind().none()
-                  ? Role.AggArg
-                  : predicateRole != null ? predicateRole : Role.SelectExpr;
-          add(use, role, topLevel ? i : -1, itemSpan, scope, true);
-        } else if (operand instanceof Operand.NestedQuery nested) {
-          query(nested.query(), predicateRole, false, scope, scope.commonTables());
-        }
-      }
+  @Override
+  protected void selectItem(SelectItem<?> item, int i, Level level) {
+    QueryScope scope = level.scope();
+    Role predicateRole = level.in().predicateRole();
+    boolean topLevel = level.in().topLevel();
+    Expression expression = item.getExpression();
+    if (topLevel) {
+      selectListEnd = positions.node(item).end();
+    }
+    if (expression instanceof AllColumns all) {
+      selectStar = true;
+      starTables.addAll(
+          scope.starTables(
+              all instanceof net.sf.jsqlparser.statement.select.AllTableColumns table
+                  ? QueryScope.unquote(table.getTable().getName())
+                  : null));
       if (topLevel) {
-        selectItems.add(selectItem(i, expression, refs.subList(firstRef, refs.size())));
+        selectItems.add(new rolepolicy.model.SelectItem(i, Aggregate.NONE, null, null));
+      }
+      return;
+    }
+    int firstRef = refs.size();
+    Span itemSpan = withoutAlias(item);
+    for (Operand operand : ExpressionOperands.of(expression)) {
+      if (operand instanceof Operand.ColumnUse use) {
+        Role role =
+            !use.kind().none()
+                ? Role.AggArg
+                : predicateRole != null ? predicateRole : Role.SelectExpr;
+        add(use, role, topLevel ? i : -1, itemSpan, scope, true);
+      } else if (operand instanceof Operand.NestedQuery nested) {
+        query(nested.query(), predicateRole, false, scope, scope.commonTables());
       }
     }
-    if (topLevel && !items.isEmpty()) {
-      selectListEnd = positions.node(items.get(items.size() - 1)).end();
+    if (topLevel) {
+      selectItems.add(selectItem(i, expression, refs.subList(firstRef, refs.size())));
     }
   }
 
