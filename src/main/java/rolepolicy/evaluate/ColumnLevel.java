@@ -14,14 +14,16 @@ import java.util.Set;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.schema.Table;
-import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.select.FromItem;
-import net.sf.jsqlparser.statement.select.Join;
+import net.sf.jsqlparser.statement.select.ParenthesedSelect;
 import net.sf.jsqlparser.statement.select.PlainSelect;
+import net.sf.jsqlparser.statement.select.Select;
 import net.sf.jsqlparser.statement.select.SelectItem;
+import net.sf.jsqlparser.statement.select.SetOperationList;
 import rolepolicy.db.Execution;
 import rolepolicy.model.SchemaColumn;
 import rolepolicy.spider.Schema;
+import rolepolicy.sql.ClauseWalker;
 import rolepolicy.sql.Identifiers;
 import rolepolicy.sql.SqlAnalyzer;
 import rolepolicy.tablescore.CellJudge;
@@ -129,56 +131,97 @@ final class ColumnLevel {
    * does not read.
    */
   static Set<Integer> keyColumns(String goldSql, Schema schema) {
-    Statement statement;
+    Select select;
     try {
       // the one SQL parser, its fast path first (50 times faster on the SQL it knows)
-      statement = SqlAnalyzer.parseSelectFastFirst(goldSql);
+      select = SqlAnalyzer.parseSelectFastFirst(goldSql);
     } catch (RuntimeException | StackOverflowError e) {
       return Set.of();
     }
-    return statement instanceof PlainSelect select ? keyColumns(select, schema) : Set.of();
+    return keyColumns(select, schema);
   }
 
   /** {@link #keyColumns(String, Schema)} of a parsed query. */
-  static Set<Integer> keyColumns(PlainSelect select, Schema schema) {
-    Map<String, String> tables = new LinkedHashMap<>();
-    if (!addTable(select.getFromItem(), tables, schema)) {
-      return Set.of();
+  static Set<Integer> keyColumns(Select select, Schema schema) {
+    KeyReader reader = new KeyReader(schema);
+    reader.query(select, null);
+    return reader.keys;
+  }
+
+  /**
+   * The clause walker's visitor of the top-level plain query (nothing else): its FROM tables, GROUP
+   * BY columns and SELECT items, resolved when the query's walk ends.
+   */
+  private static final class KeyReader extends ClauseWalker<Void, Void> {
+    private final Schema schema;
+    private final Map<String, String> tables = new LinkedHashMap<>();
+    private final List<Expression> items = new ArrayList<>();
+    private final List<Column> groupBy = new ArrayList<>();
+    private boolean onlySchemaTables = true;
+    Set<Integer> keys = Set.of();
+
+    KeyReader(Schema schema) {
+      this.schema = schema;
     }
-    if (select.getJoins() != null) {
-      for (Join join : select.getJoins()) {
-        if (!addTable(join.getFromItem(), tables, schema)) {
-          return Set.of();
+
+    @Override
+    protected void setOperations(SetOperationList list, Void context) {}
+
+    @Override
+    protected void parenthesed(ParenthesedSelect select, Void context) {}
+
+    @Override
+    protected void otherQuery(Select select, Void context) {}
+
+    @Override
+    protected Void level(PlainSelect select, Void context) {
+      onlySchemaTables = select.getFromItem() != null;
+      return null;
+    }
+
+    @Override
+    protected void selectItem(SelectItem<?> item, int index, Void level) {
+      items.add(item.getExpression());
+    }
+
+    @Override
+    protected void fromItem(FromItem item, Void level) {
+      onlySchemaTables &= addTable(item, tables, schema);
+    }
+
+    @Override
+    protected void expression(Clause clause, Expression expression, Void level) {
+      if (clause == Clause.GROUP_BY && expression instanceof Column column) {
+        groupBy.add(column);
+      }
+    }
+
+    @Override
+    protected void endLevel(PlainSelect select, Void level) {
+      if (!onlySchemaTables) {
+        return;
+      }
+      Set<String> grouping = new HashSet<>();
+      for (Column column : groupBy) {
+        resolve(column, tables, schema).ifPresent(grouping::add);
+      }
+      boolean grouped = select.getGroupBy() != null;
+      keys = new HashSet<>();
+      for (int i = 0; i < items.size(); i++) {
+        if (!(items.get(i) instanceof Column c)) {
+          continue;
+        }
+        Optional<String> key = resolve(c, tables, schema);
+        if (key.isEmpty()) {
+          continue;
+        }
+        boolean isKey = grouped ? grouping.contains(key.get())
+            : schema.columnByKey(key.get()).map(SchemaColumn::primaryKey).orElse(false);
+        if (isKey) {
+          keys.add(i);
         }
       }
     }
-    Set<String> groupBy = new HashSet<>();
-    if (select.getGroupBy() != null && select.getGroupBy().getGroupByExpressionList() != null) {
-      for (Object e : select.getGroupBy().getGroupByExpressionList()) {
-        if (e instanceof Column c) {
-          resolve(c, tables, schema).ifPresent(groupBy::add);
-        }
-      }
-    }
-    boolean grouped = select.getGroupBy() != null;
-    Set<Integer> keys = new HashSet<>();
-    List<SelectItem<?>> items = select.getSelectItems();
-    for (int i = 0; i < items.size(); i++) {
-      Expression e = items.get(i).getExpression();
-      if (!(e instanceof Column c)) {
-        continue;
-      }
-      Optional<String> key = resolve(c, tables, schema);
-      if (key.isEmpty()) {
-        continue;
-      }
-      boolean isKey = grouped ? groupBy.contains(key.get())
-          : schema.columnByKey(key.get()).map(SchemaColumn::primaryKey).orElse(false);
-      if (isKey) {
-        keys.add(i);
-      }
-    }
-    return keys;
   }
 
   private static boolean addTable(FromItem item, Map<String, String> tables, Schema schema) {

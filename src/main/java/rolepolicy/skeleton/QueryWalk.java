@@ -188,6 +188,12 @@ final class QueryWalk extends ClauseWalker<Scope, Scope> {
   }
 
   @Override
+  protected void groupingSets(List<?> sets, Scope level) {
+    scope = level;
+    sets.forEach(set -> expression((Expression) set));
+  }
+
+  @Override
   protected void expression(Clause clause, Expression expression, Scope level) {
     if (clause == Clause.HAVING) {
       ops.add(Op.HAVING);

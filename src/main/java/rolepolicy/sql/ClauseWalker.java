@@ -235,7 +235,7 @@ public abstract class ClauseWalker<C, L> {
   /** After the FROM clause of a plain query, its joins included. */
   protected void endFrom(PlainSelect select, L level) {}
 
-  /** GROUP BY: each expression, then each grouping set. */
+  /** GROUP BY: each expression, then its grouping sets. */
   protected void groupBy(GroupByElement groupBy, L level) {
     if (groupBy.getGroupByExpressionList() != null) {
       for (Object expression : groupBy.getGroupByExpressionList()) {
@@ -243,11 +243,12 @@ public abstract class ClauseWalker<C, L> {
       }
     }
     if (groupBy.getGroupingSets() != null) {
-      for (Object set : groupBy.getGroupingSets()) {
-        clause(Clause.GROUP_BY, (Expression) set, level);
-      }
+      groupingSets(groupBy.getGroupingSets(), level);
     }
   }
+
+  /** {@code GROUP BY GROUPING SETS (...)}, which SQLite does not have; read only by who says so. */
+  protected void groupingSets(List<?> sets, L level) {}
 
   protected void windows(List<WindowDefinition> windows, L level) {}
 

@@ -12,7 +12,6 @@ import net.sf.jsqlparser.parser.Token;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.expression.WindowDefinition;
 import net.sf.jsqlparser.statement.select.AllColumns;
-import net.sf.jsqlparser.statement.select.GroupByElement;
 import net.sf.jsqlparser.statement.select.SetOperation;
 import net.sf.jsqlparser.statement.select.Join;
 import net.sf.jsqlparser.statement.select.PlainSelect;
@@ -144,16 +143,6 @@ final class QueryWalker extends ClauseWalker<QueryWalker.In, QueryWalker.Level> 
       case GROUP_BY -> condition(expression, Role.WherePred, Role.GroupKey, scope);
       case HAVING -> condition(expression, Role.WherePred, Role.HavingPred, scope);
       default -> {} // JOIN conditions: endFrom; the tail: tail; QUALIFY is not SQLite's
-    }
-  }
-
-  /** GROUP BY's expressions (grouping sets are not SQLite's). */
-  @Override
-  protected void groupBy(GroupByElement groupBy, Level level) {
-    if (groupBy.getGroupByExpressionList() != null) {
-      for (Object expression : groupBy.getGroupByExpressionList()) {
-        expression(Clause.GROUP_BY, (Expression) expression, level);
-      }
     }
   }
 

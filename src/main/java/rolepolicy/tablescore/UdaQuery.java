@@ -13,13 +13,13 @@ import net.sf.jsqlparser.expression.Function;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.select.FromItem;
-import net.sf.jsqlparser.statement.select.Join;
 import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.Select;
 import net.sf.jsqlparser.statement.select.SelectItem;
 import net.sf.jsqlparser.util.TablesNamesFinder;
 import rolepolicy.sql.SqlAnalysisException;
 import rolepolicy.sql.SqlAnalyzer;
+import rolepolicy.sql.ClauseWalker;
 import rolepolicy.sql.Identifiers;
 
 /**
@@ -81,21 +81,20 @@ public final class UdaQuery {
   public static UdaQuery analyse(String sql, KeyColumns keys, Attributes attributes, GroundTruth truth)
       throws Unscorable {
     PlainSelect select = parse(sql);
-    Map<String, String> tableByQualifier = new LinkedHashMap<>();
-    List<String> tables = new ArrayList<>();
-    List<String> qualifiers = new ArrayList<>();
-    addTable(select.getFromItem(), tableByQualifier, tables, qualifiers);
-    if (select.getJoins() != null) {
-      for (Join join : select.getJoins()) {
-        addTable(join.getFromItem(), tableByQualifier, tables, qualifiers);
-      }
+    Reader reader = new Reader();
+    reader.query(select, null);
+    if (reader.problem != null) {
+      throw new Unscorable(reader.problem);
     }
+    Map<String, String> tableByQualifier = reader.tableByQualifier;
+    List<String> tables = reader.tables;
+    List<String> qualifiers = reader.qualifiers;
     boolean aggregation = select.getGroupBy() != null;
     for (SelectItem<?> item : select.getSelectItems()) {
       aggregation |= aggregateOf(item.getExpression()) != null;
     }
     List<OutputColumn> columns = new ArrayList<>();
-    List<String> groupBy = groupBy(select);
+    List<String> groupBy = reader.groupBy;
     for (SelectItem<?> item : select.getSelectItems()) {
       Expression expression = item.getExpression();
       if (expression instanceof net.sf.jsqlparser.statement.select.AllColumns) {
@@ -182,16 +181,47 @@ public final class UdaQuery {
     return select;
   }
 
-  private static void addTable(FromItem item, Map<String, String> byQualifier, List<String> tables, List<String> qualifiers)
-      throws Unscorable {
-    if (!(item instanceof Table table)) {
-      throw new Unscorable("FROM reads '" + item + "', not a table: rows cannot be matched on document ids");
+  /**
+   * The clause walker's visitor of the query (a plain one): the tables of FROM and JOIN as written,
+   * and the GROUP BY keys; the first FROM item that is not a table is the problem.
+   */
+  private static final class Reader extends ClauseWalker<Void, Void> {
+    final Map<String, String> tableByQualifier = new LinkedHashMap<>();
+    final List<String> tables = new ArrayList<>();
+    final List<String> qualifiers = new ArrayList<>();
+    final List<String> groupBy = new ArrayList<>();
+    String problem;
+
+    @Override
+    protected Void level(PlainSelect select, Void context) {
+      if (select.getFromItem() == null) {
+        problem = "FROM reads 'null', not a table: rows cannot be matched on document ids";
+      }
+      return null;
     }
-    String name = Identifiers.unquote(table.getName());
-    String qualifier = table.getAlias() != null ? Identifiers.unquote(table.getAlias().getName()) : name;
-    byQualifier.put(qualifier.toLowerCase(Locale.ROOT), name);
-    tables.add(name);
-    qualifiers.add(qualifier);
+
+    @Override
+    protected void fromItem(FromItem item, Void level) {
+      if (problem != null) {
+        return;
+      }
+      if (!(item instanceof Table table)) {
+        problem = "FROM reads '" + item + "', not a table: rows cannot be matched on document ids";
+        return;
+      }
+      String name = Identifiers.unquote(table.getName());
+      String qualifier = table.getAlias() != null ? Identifiers.unquote(table.getAlias().getName()) : name;
+      tableByQualifier.put(qualifier.toLowerCase(Locale.ROOT), name);
+      tables.add(name);
+      qualifiers.add(qualifier);
+    }
+
+    @Override
+    protected void expression(Clause clause, Expression expression, Void level) {
+      if (clause == Clause.GROUP_BY) {
+        groupBy.add(normal(expression.toString()));
+      }
+    }
   }
 
   private static String tableOf(Column column, Map<String, String> byQualifier, List<String> tables, GroundTruth truth)
@@ -242,16 +272,6 @@ public final class UdaQuery {
 
   private static Column columnOf(Expression expression) {
     return expression instanceof Column c ? c : null;
-  }
-
-  private static List<String> groupBy(PlainSelect select) {
-    List<String> keys = new ArrayList<>();
-    if (select.getGroupBy() != null && select.getGroupBy().getGroupByExpressionList() != null) {
-      for (Object e : select.getGroupBy().getGroupByExpressionList()) {
-        keys.add(normal(e.toString()));
-      }
-    }
-    return keys;
   }
 
   private static String normal(String expression) {
