@@ -67,6 +67,8 @@ import rolepolicy.exactmatch.SpiderSql.ValUnit;
 import rolepolicy.exactmatch.SpiderSql.Value;
 import rolepolicy.model.SchemaColumn;
 import rolepolicy.spider.Schema;
+import net.sf.jsqlparser.statement.select.WithItem;
+import rolepolicy.sql.ClauseWalker;
 import rolepolicy.sql.SqlAnalysisException;
 import rolepolicy.sql.SqlAnalyzer;
 
@@ -76,8 +78,11 @@ import rolepolicy.sql.SqlAnalyzer;
  * table's alias or name, an unqualified one to the first FROM table that has it. Decisions where
  * this reads more or less than {@code process_sql.py}: docs/decisions.md, "Exact set match".
  */
-final class SpiderSqlBuilder {
+final class SpiderSqlBuilder extends ClauseWalker<SpiderSqlBuilder.In, SpiderSqlBuilder.Scope> {
   private final Schema schema;
+
+  /** What the last query walked was built to. */
+  private SpiderSql built;
 
   private SpiderSqlBuilder(Schema schema) {
     this.schema = schema;
@@ -101,18 +106,45 @@ final class SpiderSqlBuilder {
     } catch (SqlAnalysisException e) {
       throw new SpiderSqlException(e.getMessage());
     }
-    return new SpiderSqlBuilder(schema).query(select, null);
+    return new SpiderSqlBuilder(schema).build(select, (Scope) null);
   }
 
-  /** The FROM entries of one query level, and the level around it (a correlated query's). */
-  private static final class Scope {
+  /**
+   * What a query is built in.
+   *
+   * @param outer the level around it (a correlated query's), or null
+   * @param tail the ORDER BY and LIMIT of a set operation, for its last part; null for a query's own
+   */
+  record In(Scope outer, Tail tail) {}
+
+  record Tail(List<OrderByElement> orderBy, Limit limit) {}
+
+  /** One query level: its FROM entries, the level around it, and its parts as they are built. */
+  static final class Scope {
     final Scope outer;
     final List<Entry> entries = new ArrayList<>();
     /** SELECT item aliases, visible in GROUP BY, HAVING and ORDER BY; null before those. */
     Map<String, SelectItem> aliases;
 
+    final Map<String, SelectItem> itemAliases = new HashMap<>();
+    final List<TableUnit> tables = new ArrayList<>();
+    Condition joinConditions;
+    final List<SelectItem> items = new ArrayList<>();
+    Condition where = Condition.NONE;
+    List<ColUnit> groupBy = List.of();
+    Condition having = Condition.NONE;
+    OrderBy orderBy;
+    Integer limit;
+
     Scope(Scope outer) {
       this.outer = outer;
+    }
+
+    /** From GROUP BY on, a name may be a SELECT item's alias. */
+    void aliasesVisible() {
+      if (aliases == null) {
+        aliases = itemAliases;
+      }
     }
   }
 
@@ -121,23 +153,32 @@ final class SpiderSqlBuilder {
    */
   private record Entry(String alias, String name, int table) {}
 
-  private SpiderSql query(Select select, Scope outer) {
-    if (select.getWithItemsList() != null && !select.getWithItemsList().isEmpty()) {
-      throw beyond("WITH");
-    }
-    if (select instanceof ParenthesedSelect parenthesed) {
-      if (hasTail(parenthesed)) {
-        throw beyond("ORDER BY or LIMIT outside a parenthesised query");
-      }
-      return query(parenthesed.getSelect(), outer);
-    }
-    if (select instanceof SetOperationList list) {
-      return setOperation(list, outer);
-    }
-    if (select instanceof PlainSelect plain) {
-      return plain(plain, outer, plain.getOrderByElements(), plain.getLimit());
-    }
+  /** Builds a query read in {@code outer}. */
+  private SpiderSql build(Select select, Scope outer) {
+    return build(select, new In(outer, null));
+  }
+
+  private SpiderSql build(Select select, In in) {
+    query(select, in);
+    return built;
+  }
+
+  @Override
+  protected In commonTables(List<WithItem<?>> items, In in) {
+    throw beyond("WITH");
+  }
+
+  @Override
+  protected void otherQuery(Select select, In in) {
     throw beyond(select.getClass().getSimpleName());
+  }
+
+  @Override
+  protected void parenthesed(ParenthesedSelect parenthesed, In in) {
+    if (hasTail(parenthesed)) {
+      throw beyond("ORDER BY or LIMIT outside a parenthesised query");
+    }
+    built = build(parenthesed.getSelect(), in.outer());
   }
 
   private static boolean hasTail(Select select) {
@@ -151,7 +192,9 @@ final class SpiderSqlBuilder {
    * {@code A op1 B op2 C}: Spider nests the rest of the chain under the first part (A.op1 = B, with
    * B.op2 = C); an ORDER BY or LIMIT after the chain belongs to its last part.
    */
-  private SpiderSql setOperation(SetOperationList list, Scope outer) {
+  @Override
+  protected void setOperations(SetOperationList list, In in) {
+    Scope outer = in.outer();
     if (list.getOffset() != null || list.getFetch() != null
         || (list.getLimit() != null && list.getLimit().getOffset() != null)) {
       throw beyond("OFFSET / FETCH");
@@ -162,7 +205,7 @@ final class SpiderSqlBuilder {
     for (int i = last - 1; i >= 0; i--) {
       chain = part(parts.get(i), outer, null, null).withSetOperation(operation(list.getOperations().get(i)), chain);
     }
-    return chain;
+    built = chain;
   }
 
   private SpiderSql part(Select select, Scope outer, List<OrderByElement> orderBy, Limit limit) {
@@ -186,7 +229,7 @@ final class SpiderSqlBuilder {
     if (tail && hasTail(plain)) {
       throw beyond("two ORDER BY or LIMIT clauses on one query");
     }
-    return tail ? plain(plain, outer, orderBy, limit) : plain(plain, outer, plain.getOrderByElements(), plain.getLimit());
+    return build(plain, new In(outer, tail ? new Tail(orderBy, limit) : null));
   }
 
   private static String operation(SetOperation operation) {
@@ -211,19 +254,20 @@ final class SpiderSqlBuilder {
     throw beyond(operation.toString());
   }
 
-  private SpiderSql plain(PlainSelect select, Scope outer, List<OrderByElement> orderBy, Limit limit) {
+  /** A plain query's FROM clause, its join conditions included, before its items read it. */
+  @Override
+  protected Scope level(PlainSelect select, In in) {
     unsupportedClauses(select);
     if (select.getFromItem() == null) {
       throw beyond("SELECT without FROM");
     }
-    Scope scope = new Scope(outer);
-    List<TableUnit> tables = new ArrayList<>();
-    tables.add(fromItem(select.getFromItem(), scope));
+    Scope scope = new Scope(in.outer());
+    scope.tables.add(tableUnit(select.getFromItem(), scope));
     List<Expression> on = new ArrayList<>();
     if (select.getJoins() != null) {
       for (Join join : select.getJoins()) {
         checkJoin(join);
-        tables.add(fromItem(join.getRightItem(), scope));
+        scope.tables.add(tableUnit(join.getRightItem(), scope));
         on.addAll(join.getOnExpressions());
       }
     }
@@ -234,29 +278,63 @@ final class SpiderSqlBuilder {
       }
       flatten(expression, scope, joinConditions);
     }
-    List<SelectItem> items = new ArrayList<>();
-    Map<String, SelectItem> aliases = new HashMap<>();
-    for (net.sf.jsqlparser.statement.select.SelectItem<?> item : select.getSelectItems()) {
-      SelectItem built = selectItem(item.getExpression(), scope);
-      items.add(built);
-      if (item.getAlias() != null) {
-        aliases.putIfAbsent(lower(unquote(item.getAlias().getName())), built);
-      }
+    scope.joinConditions = joinConditions.build();
+    return scope;
+  }
+
+  @Override
+  protected void selectItem(net.sf.jsqlparser.statement.select.SelectItem<?> item, int index, Scope scope) {
+    SelectItem built = selectItem(item.getExpression(), scope);
+    scope.items.add(built);
+    if (item.getAlias() != null) {
+      scope.itemAliases.putIfAbsent(lower(unquote(item.getAlias().getName())), built);
     }
-    Condition where = condition(select.getWhere(), scope);
-    scope.aliases = aliases;
-    List<ColUnit> groupBy = groupBy(select.getGroupBy(), scope);
-    Condition having = condition(select.getHaving(), scope);
-    return new SpiderSql(
+  }
+
+  /** FROM and JOIN were read with the level. */
+  @Override
+  protected void fromItem(FromItem item, Scope scope) {}
+
+  @Override
+  protected void join(Join join, Scope scope) {}
+
+  @Override
+  protected void expression(Clause clause, Expression expression, Scope scope) {
+    if (clause == Clause.WHERE) {
+      scope.where = condition(expression, scope);
+    } else if (clause == Clause.HAVING) {
+      scope.aliasesVisible();
+      scope.having = condition(expression, scope);
+    }
+  }
+
+  @Override
+  protected void groupBy(GroupByElement groupBy, Scope scope) {
+    scope.aliasesVisible();
+    scope.groupBy = groupUnits(groupBy, scope);
+  }
+
+  /** ORDER BY and LIMIT: the query's own, or for a set operation's last part, the operation's. */
+  @Override
+  protected void tail(Select select, In in, Scope scope) {
+    scope.aliasesVisible();
+    Tail tail = in.tail() != null ? in.tail() : new Tail(select.getOrderByElements(), select.getLimit());
+    scope.orderBy = orderUnits(tail.orderBy(), scope);
+    scope.limit = limit(tail.limit());
+  }
+
+  @Override
+  protected void endLevel(PlainSelect select, Scope scope) {
+    built = new SpiderSql(
         select.getDistinct() != null,
-        List.copyOf(items),
-        List.copyOf(tables),
-        joinConditions.build(),
-        where,
-        groupBy,
-        having,
-        orderBy(orderBy, scope),
-        limit(limit),
+        List.copyOf(scope.items),
+        List.copyOf(scope.tables),
+        scope.joinConditions,
+        scope.where,
+        scope.groupBy,
+        scope.having,
+        scope.orderBy,
+        scope.limit,
         null,
         null,
         null);
@@ -297,7 +375,7 @@ final class SpiderSqlBuilder {
     }
   }
 
-  private TableUnit fromItem(FromItem item, Scope scope) {
+  private TableUnit tableUnit(FromItem item, Scope scope) {
     String alias = item.getAlias() == null ? null : lower(unquote(item.getAlias().getName()));
     if (item instanceof Table table) {
       if (table.getSchemaName() != null) {
@@ -311,7 +389,7 @@ final class SpiderSqlBuilder {
       return new TableUnit(index, null);
     }
     if (item instanceof ParenthesedSelect nested) {
-      SpiderSql query = query(nested, scope.outer);
+      SpiderSql query = build(nested, scope.outer);
       scope.entries.add(new Entry(alias, null, -1));
       return new TableUnit(null, query);
     }
@@ -643,7 +721,7 @@ final class SpiderSqlBuilder {
   private Value value(Expression expression, Scope scope) {
     Expression e = unwrap(expression);
     if (e instanceof ParenthesedSelect nested) {
-      return new SpiderSql.Nested(query(nested, scope));
+      return new SpiderSql.Nested(build(nested, scope));
     }
     if (e instanceof LongValue || e instanceof DoubleValue) {
       return new Literal(number(e));
@@ -672,7 +750,7 @@ final class SpiderSqlBuilder {
     return e instanceof LongValue l ? l.getValue() : ((DoubleValue) e).getValue();
   }
 
-  private List<ColUnit> groupBy(GroupByElement groupBy, Scope scope) {
+  private List<ColUnit> groupUnits(GroupByElement groupBy, Scope scope) {
     if (groupBy == null) {
       return List.of();
     }
@@ -691,7 +769,7 @@ final class SpiderSqlBuilder {
     return List.copyOf(units);
   }
 
-  private OrderBy orderBy(List<OrderByElement> elements, Scope scope) {
+  private OrderBy orderUnits(List<OrderByElement> elements, Scope scope) {
     if (elements == null || elements.isEmpty()) {
       return null;
     }
