@@ -27,6 +27,7 @@ import rolepolicy.report.QaFigures.ViolationFigures;
 import rolepolicy.report.SplitRecord.Negative;
 import rolepolicy.report.SplitRecord.Step;
 import rolepolicy.report.SplitRecord.Violation;
+import rolepolicy.sql.SqlTokens;
 
 /** Q1–Q5 of one split, computed from its generated records (SPEC §10). */
 public final class SplitQa {
@@ -322,7 +323,7 @@ public final class SplitQa {
     if (!r.problems().isEmpty()) {
       return UNRESOLVED;
     }
-    return SqlText.hasTopLevelSetOperation(r.originalSql()) ? SET_OPERATION : NO_CANDIDATE;
+    return SqlTokens.hasTopLevelSetOperation(r.originalSql()) ? SET_OPERATION : NO_CANDIDATE;
   }
 
   // ---- Q5 and the rest --------------------------------------------------------------------

@@ -9,6 +9,7 @@ import java.util.TreeSet;
 import java.util.regex.Pattern;
 import rolepolicy.model.SchemaColumn;
 import rolepolicy.spider.Schema;
+import rolepolicy.sql.SqlTokens;
 
 /**
  * Finds what of a schema and of the original query survives in a skeleton (docs/skeleton.md, "Leak

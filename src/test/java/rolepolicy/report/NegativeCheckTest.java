@@ -61,10 +61,10 @@ class NegativeCheckTest {
 
   @Test
   void onlyATopLevelSetOperationCounts() {
-    assertTrue(SqlText.hasTopLevelSetOperation("SELECT a FROM t UNION SELECT a FROM u"));
-    assertTrue(SqlText.hasTopLevelSetOperation("select a from t except select a from u"));
-    assertFalse(SqlText.hasTopLevelSetOperation("SELECT a FROM t WHERE a IN (SELECT a FROM u INTERSECT SELECT a FROM v)"));
-    assertFalse(SqlText.hasTopLevelSetOperation("SELECT a FROM t WHERE b = 'union'"));
-    assertFalse(SqlText.hasTopLevelSetOperation("SELECT my_union FROM t"));
+    assertTrue(rolepolicy.sql.SqlTokens.hasTopLevelSetOperation("SELECT a FROM t UNION SELECT a FROM u"));
+    assertTrue(rolepolicy.sql.SqlTokens.hasTopLevelSetOperation("select a from t except select a from u"));
+    assertFalse(rolepolicy.sql.SqlTokens.hasTopLevelSetOperation("SELECT a FROM t WHERE a IN (SELECT a FROM u INTERSECT SELECT a FROM v)"));
+    assertFalse(rolepolicy.sql.SqlTokens.hasTopLevelSetOperation("SELECT a FROM t WHERE b = 'union'"));
+    assertFalse(rolepolicy.sql.SqlTokens.hasTopLevelSetOperation("SELECT my_union FROM t"));
   }
 }

@@ -1,16 +1,18 @@
-package rolepolicy.skeleton;
+package rolepolicy.sql;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Splits SQL text into tokens without parsing it, so that text no parser reads can be checked too.
- * An unterminated quote runs to the end of the text.
+ * Splits SQL text into tokens without parsing it, so that text no parser reads can be checked too
+ * (the skeleton's leak check, the QA report). An unterminated quote runs to the end of the text.
  */
-final class SqlTokens {
-  enum Type {
+public final class SqlTokens {
+  public enum Type {
     /** {@code 'text'}: content is the text, {@code ''} read as one quote. */
     STRING,
     /** {@code "name"}, {@code `name`} or {@code [name]}: content is the name. */
@@ -26,14 +28,14 @@ final class SqlTokens {
    * @param text as written
    * @param content a string's or quoted name's content; else the text
    */
-  record Token(Type type, String text, String content) {
-    boolean isDoubleQuoted() {
+  public record Token(Type type, String text, String content) {
+    public boolean isDoubleQuoted() {
       return type == Type.QUOTED && text.startsWith("\"");
     }
   }
 
   /** What may stand beside a word in SQL without being part of it. */
-  static final String WORD_CHAR = "[\\p{L}\\p{N}_$]";
+  public static final String WORD_CHAR = "[\\p{L}\\p{N}_$]";
 
   private static final Pattern TOKEN =
       Pattern.compile(
@@ -52,7 +54,7 @@ final class SqlTokens {
   private SqlTokens() {}
 
   /** The tokens of a text, spaces left out. */
-  static List<Token> of(String text) {
+  public static List<Token> of(String text) {
     List<Token> tokens = new ArrayList<>();
     Matcher m = TOKEN.matcher(text);
     while (m.find()) {
@@ -73,7 +75,7 @@ final class SqlTokens {
   }
 
   /** The text with every string and quoted name blanked out (replaced by as many spaces). */
-  static String withoutQuotes(String text) {
+  public static String withoutQuotes(String text) {
     StringBuilder bare = new StringBuilder(text.length());
     Matcher m = TOKEN.matcher(text);
     while (m.find()) {
@@ -81,6 +83,28 @@ final class SqlTokens {
       bare.append(quoted ? " ".repeat(m.group().length()) : m.group());
     }
     return bare.toString();
+  }
+
+  private static final Set<String> SET_OPERATORS = Set.of("INTERSECT", "UNION", "EXCEPT");
+
+  /**
+   * Whether INTERSECT, UNION or EXCEPT stands outside every parenthesis, string and quoted name,
+   * that is, joins the top-level query to another.
+   */
+  public static boolean hasTopLevelSetOperation(String sql) {
+    int depth = 0;
+    for (Token token : of(sql)) {
+      if (token.type() == Type.OTHER && token.text().equals("(")) {
+        depth++;
+      } else if (token.type() == Type.OTHER && token.text().equals(")")) {
+        depth--;
+      } else if (depth == 0
+          && token.type() == Type.WORD
+          && SET_OPERATORS.contains(token.text().toUpperCase(Locale.ROOT))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The content between the quotes; a doubled closing quote inside stands for one. */
