@@ -9,11 +9,10 @@ import java.util.Set;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.statement.select.AllColumns;
 import net.sf.jsqlparser.statement.select.AllTableColumns;
-import net.sf.jsqlparser.statement.select.ParenthesedSelect;
 import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.Select;
 import net.sf.jsqlparser.statement.select.SelectItem;
-import net.sf.jsqlparser.statement.select.SetOperationList;
+import rolepolicy.sql.ClauseWalker;
 
 /**
  * Decides what each column reference of a walked query stands for, without a schema
@@ -157,7 +156,7 @@ final class Resolver {
 
   /** The output column {@code name} of a query, from its first plain part; null if unknown. */
   private Name output(Select query, String name) {
-    PlainSelect plain = firstPlain(query);
+    PlainSelect plain = ClauseWalker.plainPart(query, false);
     if (plain == null) {
       return null;
     }
@@ -183,17 +182,6 @@ final class Resolver {
     Scope scope = walk.levelOf(plain);
     if (star && scope != null && scope.entries.size() == 1 && scope.entries.get(0).body() == null) {
       return Name.columnOf(scope.entries.get(0).table(), name);
-    }
-    return null;
-  }
-
-  private static PlainSelect firstPlain(Select query) {
-    if (query instanceof PlainSelect plain) {
-      return plain;
-    } else if (query instanceof SetOperationList setOperations) {
-      return firstPlain(setOperations.getSelects().get(0));
-    } else if (query instanceof ParenthesedSelect parenthesed) {
-      return firstPlain(parenthesed.getSelect());
     }
     return null;
   }

@@ -144,13 +144,19 @@ public abstract class ClauseWalker<C, L> {
   }
 
   private L partLevel(Select select, boolean last) {
+    PlainSelect part = plainPart(select, last);
+    return part == null ? null : levels.get(part);
+  }
+
+  /** A query's first plain part ({@code last} false) or last; null for another query form. */
+  public static PlainSelect plainPart(Select select, boolean last) {
     if (select instanceof PlainSelect plain) {
-      return levels.get(plain);
+      return plain;
     } else if (select instanceof SetOperationList setOperations) {
       List<Select> parts = setOperations.getSelects();
-      return partLevel(parts.get(last ? parts.size() - 1 : 0), last);
+      return plainPart(parts.get(last ? parts.size() - 1 : 0), last);
     } else if (select instanceof ParenthesedSelect parenthesed) {
-      return partLevel(parenthesed.getSelect(), last);
+      return plainPart(parenthesed.getSelect(), last);
     }
     return null;
   }
