@@ -1,7 +1,6 @@
 package rolepolicy.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -57,14 +56,5 @@ class NegativeCheckTest {
     // the rule's code is not read: the text says which edit was made
     Negative unwrapped = new Negative("SELECT people.email FROM people", List.of(selected("people.email", "Hidden")), "N9");
     assertNull(NegativeCheck.failure("SELECT count(people.email) FROM people", unwrapped, List.of(), policies));
-  }
-
-  @Test
-  void onlyATopLevelSetOperationCounts() {
-    assertTrue(rolepolicy.sql.SqlTokens.hasTopLevelSetOperation("SELECT a FROM t UNION SELECT a FROM u"));
-    assertTrue(rolepolicy.sql.SqlTokens.hasTopLevelSetOperation("select a from t except select a from u"));
-    assertFalse(rolepolicy.sql.SqlTokens.hasTopLevelSetOperation("SELECT a FROM t WHERE a IN (SELECT a FROM u INTERSECT SELECT a FROM v)"));
-    assertFalse(rolepolicy.sql.SqlTokens.hasTopLevelSetOperation("SELECT a FROM t WHERE b = 'union'"));
-    assertFalse(rolepolicy.sql.SqlTokens.hasTopLevelSetOperation("SELECT my_union FROM t"));
   }
 }
