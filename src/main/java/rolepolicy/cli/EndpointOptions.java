@@ -6,6 +6,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import rolepolicy.io.DatasetWriter;
+import rolepolicy.io.InputException;
+import rolepolicy.io.Secrets;
 import picocli.CommandLine.ParameterException;
 import rolepolicy.llm.ChatEndpoint;
 import rolepolicy.llm.Pace;
@@ -20,7 +22,7 @@ class EndpointOptions {
   String model;
 
   @Option(names = "--llm-key-env", paramLabel = "VAR",
-      description = "Environment variable holding the API key, e.g. OPENAI_API_KEY (default: none; no key is sent).")
+      description = "Environment variable holding the API key, e.g. OPENAI_API_KEY; unset or empty is an error (default: none; no key is sent).")
   String keyVariable;
 
   @Option(names = "--llm-timeout", paramLabel = "SECONDS", defaultValue = "60", description = "Time limit per request (default: ${DEFAULT-VALUE}).")
@@ -98,6 +100,20 @@ class EndpointOptions {
    */
   ChatEndpoint endpoint(Map<String, String> environment, boolean logprobs, picocli.CommandLine cli) {
     java.io.PrintWriter err = cli.getErr();
+    if (url != null && url.contains("@")) {
+      try {
+        if (java.net.URI.create(url.strip()).getRawUserInfo() != null) {
+          throw new ParameterException(cli, "--llm-url " + Secrets.redact(url) + ": " + ChatEndpoint.USER_INFO);
+        }
+      } catch (IllegalArgumentException e) {
+        // not a URL: the endpoint says so
+      }
+    }
+    if (keyVariable != null && (environment.get(keyVariable) == null || environment.get(keyVariable).isBlank())) {
+      throw new InputException("--llm-key-env " + keyVariable + ": the environment variable " + keyVariable + " is "
+          + (environment.get(keyVariable) == null ? "not set" : "empty") + "; set it to the API key, or leave out"
+          + " --llm-key-env to send no key");
+    }
     ChatEndpoint endpoint = new ChatEndpoint(new ChatEndpoint.Connection(url, model, keyVariable, timeout, retries, backoff,
         maxBytes), environment, logprobs, request(cli), headers(cli), new Pace(rpm == null ? 0 : rpm, tpm == null ? 0 : tpm));
     String warning = endpoint.keyWarning();
@@ -154,10 +170,16 @@ class EndpointOptions {
     for (String line : headerLines) {
       int colon = line.indexOf(':');
       if (colon < 1 || !line.substring(0, colon).strip().matches("[!#$%&'*+.^_`|~0-9A-Za-z-]+")) {
-        throw new ParameterException(cli, "--llm-header takes 'Name: value', not '" + line + "'");
+        throw new ParameterException(cli, "--llm-header takes 'Name: value', a name of letters, digits and '-' before the"
+            + " colon; the one given has none (it is not shown: it may hold a secret)");
       }
-      if (headers.put(line.substring(0, colon).strip(), line.substring(colon + 1).strip()) != null) {
-        throw new ParameterException(cli, "--llm-header gives '" + line.substring(0, colon).strip() + "' twice");
+      String name = line.substring(0, colon).strip();
+      String problem = ChatEndpoint.headerProblem(name, line.substring(colon + 1).strip());
+      if (problem != null) {
+        throw new ParameterException(cli, "--llm-header '" + name + ": …': " + problem);
+      }
+      if (headers.put(name, line.substring(colon + 1).strip()) != null) {
+        throw new ParameterException(cli, "--llm-header gives '" + name + "' twice");
       }
     }
     return headers;

@@ -11,6 +11,7 @@ import rolepolicy.engine.RuleFileException;
 import rolepolicy.engine.RuleLimits;
 import rolepolicy.io.OutputRefused;
 import rolepolicy.io.RunTemp;
+import rolepolicy.io.Secrets;
 import rolepolicy.llm.EndpointException;
 import rolepolicy.io.InputException;
 
@@ -68,7 +69,7 @@ public final class Main {
     exitAfterNativeWorkOn("INT", INTERRUPTED);
     exitAfterNativeWorkOn("TERM", 143);
     RuleLimits.onStuck(message -> {
-      System.err.println("error: " + message);
+      System.err.println("error: " + Secrets.redact(message));
       System.err.flush();
       System.exit(BAD_INPUT); // the shutdown hooks remove what the run was writing
     });
@@ -120,15 +121,18 @@ public final class Main {
             return INTERRUPTED;
           }
           if (e instanceof OutputRefused) {
-            err.println("error: " + e.getMessage());
+            err.println("error: " + Secrets.redact(e.getMessage()));
             return USAGE;
           }
           if (e instanceof InputException || e instanceof RuleFileException || e instanceof EndpointException) {
-            err.println("error: " + e.getMessage());
+            err.println("error: " + Secrets.redact(e.getMessage()));
             return BAD_INPUT;
           }
-          err.println("internal error: " + e);
-          e.printStackTrace(err);
+          java.io.StringWriter trace = new java.io.StringWriter();
+          e.printStackTrace(new PrintWriter(trace));
+          err.println("internal error: " + Secrets.redact(e.toString()));
+          err.print(Secrets.redact(trace.toString()));
+          err.flush();
           return INTERNAL_ERROR;
         });
     return cli.execute(line);
@@ -172,7 +176,7 @@ public final class Main {
     if (message == null) {
       return e;
     }
-    String plain = message.replace("option option ", "option ");
+    String plain = Secrets.redact(message).replace("option option ", "option ");
     Matcher twice = REPEATED.matcher(message);
     Matcher grouped = REPEATED_IN_GROUP.matcher(message);
     if (e instanceof CommandLine.OverwrittenOptionException && twice.find()) {

@@ -23,6 +23,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import rolepolicy.io.InputException;
+import rolepolicy.io.Secrets;
 
 /**
  * One OpenAI-compatible chat-completions endpoint, by base URL: the request settings ({@link
@@ -127,25 +128,31 @@ public final class ChatEndpoint {
       throw new InputException("no endpoint: give the base URL of an OpenAI-compatible chat endpoint");
     }
     if (settings.model() == null || settings.model().isBlank()) {
-      throw new InputException("no model name for " + settings.baseUrl());
+      throw new InputException("no model name for " + Secrets.redact(settings.baseUrl()));
     }
     if (!(settings.timeoutSeconds() > 0) || settings.retries() < 0 || !(settings.backoffSeconds() >= 0) || settings.maxBytes() < 1) {
       throw new InputException("the endpoint's timeout and reply limit must be positive and its retries and back-off at least 0");
     }
     this.settings = settings;
     String value = settings.keyVariable() == null ? null : environment.get(settings.keyVariable());
+    Secrets.register(value);
+    this.headers.values().forEach(Secrets::register);
     this.key = value == null || value.isBlank() ? null : value.strip();
+    if (key != null && key.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
+      throw new InputException("the API key in " + settings.keyVariable() + " holds a line break or another control"
+          + " character, so it cannot be sent in a header (the key is not shown); set " + settings.keyVariable()
+          + " to the key alone, on one line");
+    }
     try {
       this.uri = chatCompletions(settings.baseUrl());
     } catch (IllegalArgumentException e) {
-      throw new InputException(settings.baseUrl() + ": not an endpoint URL (" + e.getMessage() + ")", e);
+      throw new InputException(Secrets.redact(settings.baseUrl()) + ": not an endpoint URL (" + Secrets.redact(e.getMessage()) + ")");
     }
     this.tokenField = request.tokenField() != null ? request.tokenField() : RequestSettings.tokenFieldFor(uri.getHost());
     for (Map.Entry<String, String> h : this.headers.entrySet()) {
-      try {
-        HttpRequest.newBuilder(uri).header(h.getKey(), h.getValue());
-      } catch (IllegalArgumentException e) {
-        throw new InputException("header '" + h.getKey() + "' cannot be sent (" + e.getMessage() + ")", e);
+      String problem = headerProblem(h.getKey(), h.getValue());
+      if (problem != null) {
+        throw new InputException("header '" + h.getKey() + "' cannot be sent: " + problem);
       }
     }
     this.client = HttpClient.newBuilder()
@@ -450,7 +457,7 @@ public final class ChatEndpoint {
     Usage more = new Usage(count(usage.path("completion_tokens_details"), "reasoning_tokens"),
         count(usage.path("prompt_tokens_details"), "cached_tokens"), text(json.get("model")),
         text(json.get("system_fingerprint")));
-    return new Completion(thoughtOnly ? "" : content.asText(), count(usage, "prompt_tokens"),
+    return new Completion(thoughtOnly ? "" : Secrets.redact(content.asText()), count(usage, "prompt_tokens"),
         count(usage, "completion_tokens"), latencyMillis, retries,
         perplexity(json.path("choices").path(0).path("logprobs").path("content")), finishReason, text(reasoning), more);
   }
@@ -478,6 +485,9 @@ public final class ChatEndpoint {
     if (given.getScheme() == null || !given.getScheme().matches("https?") || given.getRawAuthority() == null) {
       throw new IllegalArgumentException("not an http or https URL");
     }
+    if (given.getRawUserInfo() != null) {
+      throw new IllegalArgumentException(USER_INFO);
+    }
     String path = given.getRawPath() == null ? "" : given.getRawPath().replaceAll("/+$", "");
     if (!path.endsWith("/chat/completions")) {
       path += "/chat/completions";
@@ -486,8 +496,33 @@ public final class ChatEndpoint {
         + (given.getRawQuery() == null ? "" : "?" + given.getRawQuery()));
   }
 
+  /**
+   * Why a URL's user name and password are refused: they would stand in every message and file that
+   * names the endpoint, and on the command line, where every user of the machine sees them.
+   */
+  public static final String USER_INFO = "a user name or password in the URL (user:…@host) is not sent and not"
+      + " accepted; give the key with --llm-key-env VAR, or a header with --llm-header 'NAME: VALUE'";
+
+  /**
+   * Why a header cannot be sent (a name the HTTP client sets itself, such as {@code Host}, or a value
+   * with a line break), without its value; null when it can.
+   */
+  public static String headerProblem(String name, String value) {
+    try {
+      HttpRequest.newBuilder(URI.create("http://localhost/")).header(name, "x");
+    } catch (IllegalArgumentException e) {
+      return "the HTTP client sets '" + name + "' itself, or refuses it; leave it out";
+    }
+    try {
+      HttpRequest.newBuilder(URI.create("http://localhost/")).header(name, value);
+    } catch (IllegalArgumentException e) {
+      return "its value holds a line break or another control character (the value is not shown)";
+    }
+    return null;
+  }
+
   private static String text(JsonNode node) {
-    return node == null || !node.isTextual() ? null : node.asText();
+    return node == null || !node.isTextual() ? null : Secrets.redact(node.asText());
   }
 
   /**
@@ -568,8 +603,9 @@ public final class ChatEndpoint {
     return message == null || message.isBlank() ? e.getClass().getSimpleName() : abbreviate(message);
   }
 
+  /** The text on one line, at most 200 characters, its secrets masked first (a cut key would not be found). */
   private static String abbreviate(String s) {
-    String line = s.strip().replaceAll("\\s+", " ");
+    String line = Secrets.redact(s).strip().replaceAll("\\s+", " ");
     return line.isEmpty() ? "(empty)" : line.length() > 200 ? line.substring(0, 200) + "…" : line;
   }
 }

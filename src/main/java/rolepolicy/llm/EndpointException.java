@@ -1,6 +1,11 @@
 package rolepolicy.llm;
 
-/** A model endpoint failed: errors, time-outs and unreadable answers that retries did not mend. */
+import rolepolicy.io.Secrets;
+
+/**
+ * A model endpoint failed: errors, time-outs and unreadable answers that retries did not mend. Its
+ * message has its secrets masked ({@link Secrets}): a server may echo the key.
+ */
 public final class EndpointException extends RuntimeException {
   private final Integer status;
   private final int retries;
@@ -10,14 +15,14 @@ public final class EndpointException extends RuntimeException {
   }
 
   public EndpointException(String message, Throwable cause) {
-    super(message, cause);
+    super(Secrets.redact(message), cause);
     this.status = null;
     this.retries = 0;
   }
 
   /** {@code status}: the last HTTP status, or null when none came (time-out, no connection, a bad body). */
   public EndpointException(String message, Integer status, int retries) {
-    super(message);
+    super(Secrets.redact(message));
     this.status = status;
     this.retries = retries;
   }

@@ -18,6 +18,12 @@ record ToolProcess(Process process, Path stdout, Path stderr) {
    * its output in {@code logs}/stdout.txt and stderr.txt.
    */
   static ToolProcess start(Path tmp, Path cache, Path logs, List<String> args) throws IOException {
+    return start(tmp, cache, logs, args, java.util.Map.of());
+  }
+
+  /** {@link #start} with these environment variables set too. */
+  static ToolProcess start(Path tmp, Path cache, Path logs, List<String> args, java.util.Map<String, String> environment)
+      throws IOException {
     List<String> command = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-XX:TieredStopAtLevel=1",
         "-Djava.io.tmpdir=" + tmp, "-Drolepolicy.cache=" + cache, "-XX:ErrorFile=" + logs.resolve("hs_err_pid%p.log"),
@@ -27,7 +33,9 @@ record ToolProcess(Process process, Path stdout, Path stderr) {
     Files.createDirectories(logs);
     Path stdout = logs.resolve("stdout.txt");
     Path stderr = logs.resolve("stderr.txt");
-    Process p = new ProcessBuilder(command).redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
+    ProcessBuilder builder = new ProcessBuilder(command);
+    builder.environment().putAll(environment);
+    Process p = builder.redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
     return new ToolProcess(p, stdout, stderr);
   }
 

@@ -72,7 +72,7 @@ class LiveReplayTest {
       Path live = dir.resolve("live");
       assertEquals(0, ReplayTest.run(new StringWriter(), err, "interact", "--dataset", questions.toString(),
           "--db", ReplayTest.DATABASES.toString(), "--model", "--method", "baseline", "--llm-url", server.baseUrl(),
-          "--llm-model", "m", "--llm-key-env", "ROLEPOLICY_TEST_NO_SUCH_KEY", "--llm-retries", "0",
+          "--llm-model", "m", "--llm-retries", "0",
           "--out", live.toString()), err.toString());
       JsonNode liveLog = JSON.readTree(live.resolve("log.json").toFile()).get("records");
       assertTrue(liveLog.at("/0/sql_log/0/result").asText().startsWith("no SQL"), liveLog.toPrettyString());

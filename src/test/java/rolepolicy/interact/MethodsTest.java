@@ -51,7 +51,7 @@ class MethodsTest {
   private int interact(LocalChatServer server, StringWriter err, Path out, String... extra) {
     List<String> args = new ArrayList<>(List.of("interact", "--dataset", questions.toString(),
         "--db", ReplayTest.DATABASES.toString(), "--model", "--llm-url", server.baseUrl(), "--llm-model", "test-model",
-        "--llm-key-env", "ROLEPOLICY_TEST_NO_SUCH_KEY", "--llm-retries", "0", "--out", out.toString()));
+        "--llm-retries", "0", "--out", out.toString()));
     args.addAll(List.of(extra));
     return ReplayTest.run(new StringWriter(), err, args.toArray(String[]::new));
   }

@@ -67,7 +67,7 @@ class ModelLoopTest {
   private int interact(LocalChatServer server, StringWriter out, StringWriter err, String... extra) {
     List<String> args = new ArrayList<>(List.of("interact", "--dataset", questions.toString(),
         "--db", ReplayTest.DATABASES.toString(), "--model", "--llm-url", server.baseUrl(), "--llm-model", "test-model",
-        "--llm-key-env", "ROLEPOLICY_TEST_NO_SUCH_KEY", "--llm-retries", "0", "--out", dir.resolve("out").toString()));
+        "--llm-retries", "0", "--out", dir.resolve("out").toString()));
     args.addAll(List.of(extra));
     return ReplayTest.run(out, err, args.toArray(String[]::new));
   }

@@ -55,7 +55,7 @@ class ModelRoundZeroTest {
     List<String> args = new ArrayList<>(List.of("interact", "--dataset", three.toString(),
         "--tables", TestData.spiderDir().resolve("tables.json").toString(),
         "--db", TestData.spiderDir().resolve("database").toString(), "--model", "--llm-url", server.baseUrl(),
-        "--llm-model", "test-model", "--llm-key-env", "ROLEPOLICY_TEST_NO_KEY", "--llm-retries", "0",
+        "--llm-model", "test-model", "--llm-retries", "0",
         "--rounds", "1", "--out", dir.resolve("out").toString()));
     args.addAll(List.of(extra));
     return args;

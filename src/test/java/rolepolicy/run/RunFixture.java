@@ -114,7 +114,7 @@ public final class RunFixture {
   /** {@code run}'s arguments against an endpoint, into a folder, then any others. */
   public List<String> runArgs(String baseUrl, Path out, String... extra) {
     List<String> args = new ArrayList<>(List.of("run", "--llm-url", baseUrl, "--llm-model", "test-model",
-        "--llm-key-env", "ROLEPOLICY_TEST_NO_KEY", "--dataset", dataset.toString(),
+        "--dataset", dataset.toString(),
         "--tables", TestData.spiderDir().resolve("tables.json").toString(), "--bank", bank.toString(),
         "--db", TestData.spiderDir().resolve("database").toString(), "--out", out.toString()));
     args.addAll(List.of(extra));
