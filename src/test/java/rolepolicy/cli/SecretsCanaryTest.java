@@ -144,4 +144,46 @@ class SecretsCanaryTest {
       assertEquals(List.of(), o.leaks());
     }
   }
+
+  @Test
+  void anUnsetKeyVariableIsAnErrorNamingIt() throws Exception {
+    try (LocalChatServer server = echoingServer()) {
+      RunFixture.Result r = RunFixture.main(fixture.runArgs(server.baseUrl(), dir.resolve("out"), "--llm-key-env",
+          "ROLEPOLICY_TEST_UNSET_VARIABLE").toArray(String[]::new));
+      assertEquals(Main.BAD_INPUT, r.code(), r.err());
+      assertTrue(r.err().startsWith("error: --llm-key-env ROLEPOLICY_TEST_UNSET_VARIABLE: the environment variable"
+          + " ROLEPOLICY_TEST_UNSET_VARIABLE is not set; set it to the API key, or leave out --llm-key-env"), r.err());
+      assertEquals(0, server.count());
+    }
+  }
+
+  @Test
+  void aHeaderTheClientRefusesIsACommandLineErrorThatShowsNoValue() throws Exception {
+    try (LocalChatServer server = echoingServer()) {
+      for (String header : List.of("Host: evil.example", "api-key: " + CANARY + "\r\nX-Injected: 1", CANARY)) {
+        RunFixture.Result r = RunFixture.main(fixture.runArgs(server.baseUrl(), dir.resolve("out"), "--llm-header",
+            header).toArray(String[]::new));
+        assertEquals(Main.USAGE, r.code(), header + ": " + r.err());
+        assertTrue(r.err().startsWith(header.startsWith("Host") ? "--llm-header 'Host: …': the HTTP client sets 'Host' itself"
+            : header.startsWith("api-key") ? "--llm-header 'api-key: …': its value holds a line break"
+            : "--llm-header takes 'Name: value'"), r.err());
+        assertFalse(r.err().contains(CANARY) || r.out().contains(CANARY), r.err());
+      }
+      assertEquals(0, server.count());
+    }
+  }
+
+  @Test
+  void aDatabasePasswordInAnErrorIsMasked() throws IOException {
+    Path records = dir.resolve("rcr.jsonl");
+    try (java.io.InputStream rcr = new java.util.zip.GZIPInputStream(Files.newInputStream(rolepolicy.TestData.rcrFile()))) {
+      Files.writeString(records, new String(rcr.readAllBytes(), StandardCharsets.UTF_8).lines().limit(5)
+          .map(l -> l + "\n").collect(java.util.stream.Collectors.joining()));
+    }
+    RunFixture.Result r = RunFixture.main("bench-decide", records.toString(), "--runs", "1", "--warmup", "0", "--pg-url",
+        "jdbc:postgresql://bench:" + CANARY + "@127.0.0.1:1/spider?password=" + CANARY + "&ssl=false");
+    assertEquals(Main.BAD_INPUT, r.code(), r.err());
+    assertTrue(r.err().contains("jdbc:postgresql://bench:[redacted]@127.0.0.1:1/spider?password=[redacted]&ssl=false"), r.err());
+    assertFalse(r.err().contains(CANARY) || r.out().contains(CANARY), r.err() + r.out());
+  }
 }
