@@ -53,6 +53,10 @@ public final class CompareCommand implements Callable<Integer> {
       description = "Compare runs that left questions without a final answer (failed or cut off), on the questions every run answered.")
   boolean allowIncomplete;
 
+  @Option(names = "--mixed-profiles",
+      description = "Compare runs of different profiles (run.json's profile); without it they are refused.")
+  boolean mixedProfiles;
+
   @Mixin ForceOption force;
 
   @Override
@@ -67,6 +71,14 @@ public final class CompareCommand implements Callable<Integer> {
     if (runs.stream().map(Run::name).distinct().count() < runs.size()) {
       throw new ParameterException(spec.commandLine(), "two runs have the same label " + runs.stream().map(Run::name).toList()
           + "; give --names");
+    }
+    java.util.Map<String, List<String>> byProfile = new java.util.TreeMap<>();
+    runs.stream().filter(r -> r.profile() != null)
+        .forEach(r -> byProfile.computeIfAbsent(r.profile(), p -> new ArrayList<>()).add(r.name()));
+    if (byProfile.size() > 1 && !mixedProfiles) {
+      throw new ParameterException(spec.commandLine(), "the runs are of different profiles, whose policies mean"
+          + " different things: " + byProfile.entrySet().stream().map(e -> e.getKey() + " " + e.getValue()).toList()
+          + "; compare runs of one profile, or give --mixed-profiles");
     }
     Comparison comparison = Comparison.of(runs, seed, resamples, allowIncomplete);
     try (AtomicOutput output = new AtomicOutput()) {

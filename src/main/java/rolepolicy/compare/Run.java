@@ -44,6 +44,11 @@ public record Run(String name, String model, EvaluationFolder evaluation, Set<St
     return model.path("name").isTextual() ? model.path("name").asText() : null;
   }
 
+  /** The profile run.json records; null for an evaluate folder or a run written before it was recorded. */
+  public String profile() {
+    return record != null && record.path("profile").isTextual() ? record.path("profile").asText() : null;
+  }
+
   /** run.json's {@code configuration}, by setting; empty for an evaluate folder or an older run. */
   Map<String, JsonNode> configuration() {
     Map<String, JsonNode> settings = new LinkedHashMap<>();

@@ -41,6 +41,7 @@ import rolepolicy.evaluate.Evaluator;
 import rolepolicy.evaluate.GoldRecord;
 import rolepolicy.io.AtomicOutput;
 import rolepolicy.io.DatasetWriter;
+import rolepolicy.io.FolderLock;
 import rolepolicy.io.OutputGuard;
 import rolepolicy.llm.ChatEndpoint;
 import rolepolicy.llm.EndpointException;
@@ -131,11 +132,11 @@ public final class ModelRun {
   /** {@code run.json}. */
   @JsonInclude(JsonInclude.Include.ALWAYS)
   @JsonPropertyOrder({"version", "model", "endpoint", "key_variable", "dataset", "questions", "limit", "tables", "db",
-      "bank", "template", "system", "rules", "prompt_inputs", "configuration", "settings", "answers", "unanswered",
+      "bank", "template", "system", "rules", "profile", "prompt_inputs", "configuration", "settings", "answers", "unanswered",
       "requests"})
   record RunFile(String version, String model, String endpoint, @JsonProperty("key_variable") String keyVariable,
       String dataset, int questions, Integer limit, String tables, String db, BankFile bank, Digested template,
-      Digested system, Digested rules, @JsonProperty("prompt_inputs") String promptInputs,
+      Digested system, Digested rules, String profile, @JsonProperty("prompt_inputs") String promptInputs,
       Map<String, Object> configuration, Map<String, Object> settings, Map<String, Object> answers,
       Map<String, String> unanswered, Accounting requests) {}
 
@@ -229,9 +230,18 @@ public final class ModelRun {
         settings.twoStage() ? "; with --two-stage, up to as many second requests again, once the drafts are known" : "");
   }
 
-  /** Runs every question, writes the run folder, and says what it did. */
+  /**
+   * Runs every question, writes the run folder, and says what it did. The folder is locked
+   * ({@link FolderLock}) from its first read to its last write: a second run into it is refused.
+   */
   public Summary run() {
     OutputGuard.current().checkFiles(settings.out(), PROMPTS, PREDICTIONS, Evaluation.METRICS, Evaluation.PER_QUESTION, RUN);
+    try (FolderLock lock = FolderLock.acquire(settings.out(), "run")) {
+      return runLocked();
+    }
+  }
+
+  private Summary runLocked() {
     Map<String, Object> configuration = configuration();
     RunFolder.checkConfiguration(settings.out(), configuration, OutputGuard.current().force());
     List<GoldRecord> gold = Evaluator.readDataset(settings.dataset()).subList(0, records.size());
@@ -601,7 +611,8 @@ public final class ModelRun {
         new BankFile(settings.bank().toString(), meta.source(), meta.cases(), meta.model(), meta.thresholds()),
         new Digested(settings.template().toString(), Digest.sha256(templateText)),
         settings.system() == null ? null : new Digested(settings.system().toString(), Digest.sha256(system)),
-        new Digested(settings.rules().folder().toString(), Digest.rules(settings.rules())), promptInputs, configuration,
+        new Digested(settings.rules().folder().toString(), Digest.rules(settings.rules())), settings.rules().profile(),
+        promptInputs, configuration,
         runSettings, answers, s.unanswered(), s.requests());
   }
 

@@ -326,7 +326,7 @@ class ModelRunTest {
       }
       assertEquals(5, Files.readAllLines(out.resolve("answers.jsonl")).size(), "the five answers are kept");
       try (Stream<Path> files = Files.list(out)) {
-        assertEquals(List.of(OwnedFolder.MARKER, "answers.jsonl"), files.map(f -> f.getFileName().toString()).sorted().toList(),
+        assertEquals(List.of(rolepolicy.io.FolderLock.FILE, OwnedFolder.MARKER, "answers.jsonl"), files.map(f -> f.getFileName().toString()).sorted().toList(),
             "nothing half-written");
       }
 
