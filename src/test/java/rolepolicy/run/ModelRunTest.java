@@ -133,7 +133,7 @@ class ModelRunTest {
       assertArrayEquals(runJson, Files.readAllBytes(out.resolve("run.json")));
       try (Stream<Path> files = Files.list(out)) {
         assertEquals(Set.of("answers.jsonl", "prompts.jsonl", "predictions.txt", "metrics.json", "per_question.jsonl", "run.json",
-            OwnedFolder.MARKER),
+            OwnedFolder.MARKER, rolepolicy.io.FolderLock.FILE),
             Set.copyOf(files.map(f -> f.getFileName().toString()).toList()), "no temporary file left");
       }
     }
