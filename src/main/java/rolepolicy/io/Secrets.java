@@ -20,8 +20,8 @@ public final class Secrets {
   private static final Set<String> SECRETS = ConcurrentHashMap.newKeySet();
   /** {@code scheme://user:password@}: the password runs to the last {@code @} before a {@code /}. */
   private static final Pattern USERINFO = Pattern.compile("(?i)\\b([a-z][a-z0-9+.-]*:(?:[a-z][a-z0-9+.-]*:)?//[^/@\\s:]*):[^\\s/]*@");
-  /** {@code password=…} in a query string or a connection string's parameters. */
-  private static final Pattern PASSWORD = Pattern.compile("(?i)(\\b(?:ssl)?password=)[^&;\\s\"']*");
+  /** {@code ?password=…} or {@code &password=…} in a URL's query (not a SQL text's {@code password='x'}). */
+  private static final Pattern PASSWORD = Pattern.compile("(?i)([?&;](?:ssl)?password=)[^&;\\s\"']+");
 
   private Secrets() {}
 

@@ -18,6 +18,8 @@ class SecretsTest {
     // no password: nothing to mask
     assertEquals("jdbc:postgresql://bench@host:5432/db and http://127.0.0.1:8000/v1 and a@b.c",
         Secrets.redact("jdbc:postgresql://bench@host:5432/db and http://127.0.0.1:8000/v1 and a@b.c"));
+    assertEquals("SELECT name FROM users WHERE password='x' AND login=password",
+        Secrets.redact("SELECT name FROM users WHERE password='x' AND login=password"), "SQL is no URL");
     assertNull(Secrets.redact(null));
   }
 
