@@ -28,6 +28,30 @@ public final class InputException extends RuntimeException {
     super(message, cause);
   }
 
+  /**
+   * Refuses an input that is not a readable file, naming what it is: missing, a folder, or (unless
+   * {@code pipe}: an input read once, as a stream) a pipe or device. {@code context} ends the message,
+   * e.g. " (--grants)", or is "".
+   */
+  public static void requireFile(Path file, boolean pipe, String context) {
+    String problem = notAFile(file, pipe);
+    if (problem != null) {
+      throw new InputException(file + ": " + problem + context);
+    }
+  }
+
+  /** What keeps {@code file} from being read as an input file, or null when nothing does. */
+  public static String notAFile(Path file, boolean pipe) {
+    if (Files.isRegularFile(file)) {
+      return null;
+    } else if (Files.isDirectory(file)) {
+      return "is a folder, not a file";
+    } else if (!Files.exists(file)) {
+      return "file not found";
+    }
+    return pipe ? null : "is not a regular file (a pipe or device): save it to a file and give that";
+  }
+
   /** Why reading or writing {@code file} failed; text that is not UTF-8 is located (line, byte offset). */
   public static String reason(Path file, IOException e) {
     String place = e instanceof CharacterCodingException ? notUtf8(file) : null;
@@ -40,6 +64,9 @@ public final class InputException extends RuntimeException {
    */
   public static String notUtf8(Path file) {
     byte[] bytes;
+    if (!Files.isRegularFile(file)) {
+      return null; // a pipe is read once
+    }
     try {
       bytes = Files.readAllBytes(file);
     } catch (IOException | OutOfMemoryError e) {
@@ -87,8 +114,12 @@ public final class InputException extends RuntimeException {
 
   /** A message for a JSON file that cannot be read: missing, or malformed with line and column. */
   public static String describe(Path file, IOException e) {
-    if (e instanceof NoSuchFileException || !Files.exists(file)) {
+    if (e instanceof NoSuchFileException) {
       return file + ": file not found";
+    }
+    String notAFile = notAFile(file, true);
+    if (notAFile != null) {
+      return file + ": " + notAFile;
     }
     String notUtf8 = e instanceof JsonProcessingException || e instanceof java.nio.charset.CharacterCodingException
         ? notUtf8(file) : null;

@@ -21,9 +21,7 @@ public final class AccessRecords {
 
   /** Every record of the file, in file order; a bad line is an error naming file and line. */
   public static List<AccessRecord> read(Path file) {
-    if (!Files.isRegularFile(file)) {
-      throw new InputException(file + ": file not found");
-    }
+    InputException.requireFile(file, true, "");
     List<AccessRecord> records = new ArrayList<>();
     try (InputStream raw = Files.newInputStream(file);
         InputStream in = file.toString().endsWith(".gz") ? new GZIPInputStream(raw) : raw;
