@@ -21,11 +21,38 @@ import java.util.Locale;
 /** Bad input: the message says what is wrong and where (file, record, field). */
 public final class InputException extends RuntimeException {
   public InputException(String message) {
-    super(message);
+    super(visible(message));
   }
 
   public InputException(String message, Throwable cause) {
-    super(message, cause);
+    super(visible(message), cause);
+  }
+
+  /**
+   * {@code text} with its invisible characters named, e.g. a byte-order mark quoted from the input
+   * as "U+FEFF (byte-order mark)"; line breaks and tabs stay.
+   */
+  public static String visible(String text) {
+    if (text == null || text.chars().noneMatch(InputException::invisible)) {
+      return text;
+    }
+    StringBuilder shown = new StringBuilder();
+    text.codePoints().forEach(c -> {
+      if (!invisible(c)) {
+        shown.appendCodePoint(c);
+      } else {
+        shown.append(String.format(Locale.ROOT, "U+%04X", c)).append(c == BOM ? " (byte-order mark)" : "");
+      }
+    });
+    return shown.toString();
+  }
+
+  /** The byte-order mark some editors write at the start of a text file. */
+  public static final char BOM = '\uFEFF';
+
+  private static boolean invisible(int c) {
+    int type = Character.getType(c);
+    return c != '\n' && c != '\t' && (type == Character.FORMAT || type == Character.CONTROL);
   }
 
   /**

@@ -32,13 +32,18 @@ public final class AccessRecords {
       while ((text = reader.readLine()) != null) {
         line++;
         if (!text.isBlank()) {
-          records.add(record(text, file + ":" + line, line));
+          records.add(record(line == 1 ? stripBom(text) : text, file + ":" + line, line));
         }
       }
     } catch (IOException e) {
       throw new InputException(file + ": " + InputException.reason(e), e);
     }
     return records;
+  }
+
+  /** A leading byte-order mark is skipped, as JSON allows. */
+  private static String stripBom(String text) {
+    return text.isEmpty() || text.charAt(0) != InputException.BOM ? text : text.substring(1);
   }
 
   private static AccessRecord record(String text, String where, int line) {
