@@ -127,6 +127,11 @@ public final class Main {
             err.println("error: " + e.getMessage());
             return BAD_INPUT;
           }
+          InputException io = rolepolicy.io.AtomicOutput.failure(e); // a disk full, a file in the way
+          if (io != null) {
+            err.println("error: " + io.getMessage());
+            return BAD_INPUT;
+          }
           err.println("internal error: " + e);
           e.printStackTrace(err);
           return INTERNAL_ERROR;

@@ -28,6 +28,8 @@ public final class AtomicOutput implements AutoCloseable {
   private final List<Path> createdFolders = new ArrayList<>();
   private boolean abandoned;
   private final OutputGuard guard = OutputGuard.current();
+  /** Every staged file's output path, by its temporary file, for messages ({@link #failure}). */
+  private static final Map<Path, Path> OUTPUTS = new java.util.concurrent.ConcurrentHashMap<>();
 
   /** Temporary files go in a folder beside the first output. */
   public AtomicOutput() {
@@ -63,6 +65,7 @@ public final class AtomicOutput implements AutoCloseable {
         Files.setPosixFilePermissions(temp, PosixFilePermissions.fromString("rw-r--r--"));
       }
       staged.put(absolute, temp);
+      OUTPUTS.put(temp.toAbsolutePath(), absolute);
       return temp;
     } catch (IOException e) {
       Path existing = dir;
@@ -107,11 +110,14 @@ public final class AtomicOutput implements AutoCloseable {
       OwnedFolder.recordWritten(staged.keySet());
     } catch (IOException | InputException e) {
       restore(done);
-      throw e instanceof InputException input
-          ? input
-          : new InputException("cannot move output into place (" + InputException.reason((IOException) e) + "); the previous files are kept", e);
+      if (e instanceof InputException input) {
+        throw input;
+      }
+      Path target = done.isEmpty() ? staged.keySet().iterator().next() : done.get(done.size() - 1)[0];
+      throw new InputException(target + ": cannot move output into place (" + InputException.reason((IOException) e)
+          + "); the previous files are kept", e);
     }
-    staged.clear();
+    forgetStaged();
     createdFolders.clear();
     removeFolders();
   }
@@ -130,10 +136,37 @@ public final class AtomicOutput implements AutoCloseable {
     }
   }
 
+  /**
+   * A file operation that failed while the outputs were written, as an error naming the output
+   * (not its temporary file) and the reason; null when {@code e} holds no I/O failure.
+   */
+  public static InputException failure(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof IOException io) {
+        Path file = io instanceof java.nio.file.FileSystemException fs && fs.getFile() != null ? Path.of(fs.getFile()) : null;
+        if (file == null) {
+          file = OUTPUTS.values().stream().map(Path::getParent).findFirst().orElse(null);
+          String reason = io.getMessage() == null ? io.getClass().getSimpleName() : io.getMessage();
+          return new InputException((file == null ? "" : file + ": ") + "cannot write the output (" + reason + ")", io);
+        }
+        Path output = OUTPUTS.get(file.toAbsolutePath());
+        return output != null
+            ? new InputException(output + ": cannot write (" + InputException.reason(io) + ")", io)
+            : new InputException(file + ": " + InputException.reason(io), io);
+      }
+    }
+    return null;
+  }
+
+  private void forgetStaged() {
+    staged.values().forEach(temp -> OUTPUTS.remove(temp.toAbsolutePath()));
+    staged.clear();
+  }
+
   /** Removes what was not committed; what Ctrl-C does too, once a commit under way is done. */
   private synchronized void abandon() {
     abandoned = true;
-    staged.clear();
+    forgetStaged();
     removeFolders();
   }
 
@@ -152,7 +185,7 @@ public final class AtomicOutput implements AutoCloseable {
 
   @Override
   public synchronized void close() {
-    staged.clear();
+    forgetStaged();
     removeFolders();
     RunTemp.forget(this);
   }
