@@ -28,8 +28,12 @@ public final class AtomicOutput implements AutoCloseable {
   private final List<Path> createdFolders = new ArrayList<>();
   private boolean abandoned;
   private final OutputGuard guard = OutputGuard.current();
-  /** Every staged file's output path, by its temporary file, for messages ({@link #failure}). */
+  /**
+   * Every staged file's output path, by its temporary file, and the folder of the last one staged:
+   * kept after close, for the message of a failure that ends the run ({@link #failure}).
+   */
   private static final Map<Path, Path> OUTPUTS = new java.util.concurrent.ConcurrentHashMap<>();
+  private static volatile Path lastFolder;
 
   /** Temporary files go in a folder beside the first output. */
   public AtomicOutput() {
@@ -66,6 +70,7 @@ public final class AtomicOutput implements AutoCloseable {
       }
       staged.put(absolute, temp);
       OUTPUTS.put(temp.toAbsolutePath(), absolute);
+      lastFolder = dir;
       return temp;
     } catch (IOException e) {
       Path existing = dir;
@@ -117,7 +122,8 @@ public final class AtomicOutput implements AutoCloseable {
       throw new InputException(target + ": cannot move output into place (" + InputException.reason((IOException) e)
           + "); the previous files are kept", e);
     }
-    forgetStaged();
+    staged.values().forEach(temp -> OUTPUTS.remove(temp.toAbsolutePath()));
+    staged.clear();
     createdFolders.clear();
     removeFolders();
   }
@@ -145,7 +151,7 @@ public final class AtomicOutput implements AutoCloseable {
       if (t instanceof IOException io) {
         Path file = io instanceof java.nio.file.FileSystemException fs && fs.getFile() != null ? Path.of(fs.getFile()) : null;
         if (file == null) {
-          file = OUTPUTS.values().stream().map(Path::getParent).findFirst().orElse(null);
+          file = lastFolder;
           String reason = io.getMessage() == null ? io.getClass().getSimpleName() : io.getMessage();
           return new InputException((file == null ? "" : file + ": ") + "cannot write the output (" + reason + ")", io);
         }
@@ -158,15 +164,10 @@ public final class AtomicOutput implements AutoCloseable {
     return null;
   }
 
-  private void forgetStaged() {
-    staged.values().forEach(temp -> OUTPUTS.remove(temp.toAbsolutePath()));
-    staged.clear();
-  }
-
   /** Removes what was not committed; what Ctrl-C does too, once a commit under way is done. */
   private synchronized void abandon() {
     abandoned = true;
-    forgetStaged();
+    staged.clear();
     removeFolders();
   }
 
@@ -185,7 +186,7 @@ public final class AtomicOutput implements AutoCloseable {
 
   @Override
   public synchronized void close() {
-    forgetStaged();
+    staged.clear();
     removeFolders();
     RunTemp.forget(this);
   }
