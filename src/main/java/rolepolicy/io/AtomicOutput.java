@@ -29,8 +29,8 @@ public final class AtomicOutput implements AutoCloseable {
   private boolean abandoned;
   private final OutputGuard guard = OutputGuard.current();
   /**
-   * Every staged file's output path, by its temporary file, and the folder of the last one staged:
-   * kept after close, for the message of a failure that ends the run ({@link #failure}).
+   * Every staged file's output path, by its temporary file, and the folder of the outputs last
+   * closed unwritten: kept after close, for the message of the failure that ended the run ({@link #failure}).
    */
   private static final Map<Path, Path> OUTPUTS = new java.util.concurrent.ConcurrentHashMap<>();
   private static volatile Path lastFolder;
@@ -43,6 +43,7 @@ public final class AtomicOutput implements AutoCloseable {
   /** Temporary files go in a folder inside {@code root}, the folder the outputs go under. */
   public AtomicOutput(Path root) {
     this.root = root;
+    lastFolder = null;
     RunTemp.register(this, this::abandon, "the outputs it was writing were removed; the earlier ones are as they were");
   }
 
@@ -70,7 +71,6 @@ public final class AtomicOutput implements AutoCloseable {
       }
       staged.put(absolute, temp);
       OUTPUTS.put(temp.toAbsolutePath(), absolute);
-      lastFolder = dir;
       return temp;
     } catch (IOException e) {
       Path existing = dir;
@@ -124,6 +124,7 @@ public final class AtomicOutput implements AutoCloseable {
     }
     staged.values().forEach(temp -> OUTPUTS.remove(temp.toAbsolutePath()));
     staged.clear();
+    lastFolder = null;
     createdFolders.clear();
     removeFolders();
   }
@@ -148,12 +149,12 @@ public final class AtomicOutput implements AutoCloseable {
    */
   public static InputException failure(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof IOException io) {
+      if (t instanceof IOException io && !(io instanceof com.fasterxml.jackson.core.JsonProcessingException)) {
         Path file = io instanceof java.nio.file.FileSystemException fs && fs.getFile() != null ? Path.of(fs.getFile()) : null;
-        if (file == null) {
-          file = lastFolder;
+        if (file == null) { // e.g. a full disk: the system names no file
+          Path folder = lastFolder;
           String reason = io.getMessage() == null ? io.getClass().getSimpleName() : io.getMessage();
-          return new InputException((file == null ? "" : file + ": ") + "cannot write the output (" + reason + ")", io);
+          return folder == null ? null : new InputException(folder + ": cannot write the output (" + reason + ")", io);
         }
         Path output = OUTPUTS.get(file.toAbsolutePath());
         return output != null
@@ -186,6 +187,9 @@ public final class AtomicOutput implements AutoCloseable {
 
   @Override
   public synchronized void close() {
+    if (!staged.isEmpty()) { // closed unwritten: a failure is ending the run
+      lastFolder = staged.keySet().iterator().next().getParent();
+    }
     staged.clear();
     removeFolders();
     RunTemp.forget(this);

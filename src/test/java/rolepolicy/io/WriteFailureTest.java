@@ -17,14 +17,20 @@ class WriteFailureTest {
   @Test
   void aFullDiskNamesTheOutputFolder() throws Exception {
     Path out = dir.resolve("out");
+    IOException full;
     try (AtomicOutput output = new AtomicOutput(out)) {
       Path temp = output.stage(out.resolve("grants.sql"));
       Files.delete(temp);
       Files.createSymbolicLink(temp, Path.of("/dev/full")); // every write: "No space left on device"
-      IOException full = assertThrows(IOException.class, () -> Files.writeString(temp, "GRANT SELECT ON t TO r;\n"));
-      assertEquals(out.toAbsolutePath() + ": cannot write the output (No space left on device)",
-          AtomicOutput.failure(new UncheckedIOException(full)).getMessage());
+      full = assertThrows(IOException.class, () -> Files.writeString(temp, "GRANT SELECT ON t TO r;\n"));
+    } // closed unwritten, as the failure ends the run
+    assertEquals(out.toAbsolutePath() + ": cannot write the output (No space left on device)",
+        AtomicOutput.failure(new UncheckedIOException(full)).getMessage());
+    try (AtomicOutput output = new AtomicOutput(out)) {
+      output.stage(out.resolve("grants.sql"));
+      output.commit();
     }
+    assertEquals(null, AtomicOutput.failure(new IOException("Connection refused")), "no output failed: not a write");
   }
 
   @Test
