@@ -139,9 +139,7 @@ public final class GenerateBench {
     List<Path> inputs = new ArrayList<>();
     for (String split : splits) {
       Path file = spider.resolve(split.equals("train") ? "train_spider.json" : "dev.json");
-      if (!Files.isRegularFile(file)) {
-        throw new InputException(file + ": file not found");
-      }
+      InputException.requireFile(file, false, "");
       inputs.add(file);
     }
     boolean temporary = work == null;

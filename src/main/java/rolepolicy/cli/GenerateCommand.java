@@ -346,9 +346,7 @@ public final class GenerateCommand implements Callable<Integer> {
     List<Path> files = new ArrayList<>(split.questions());
     files.add(split.schemas());
     for (Path file : files) {
-      if (!Files.isRegularFile(file)) {
-        throw new InputException(file + ": file not found (needed for split " + split.name() + ")");
-      }
+      InputException.requireFile(file, false, " (needed for split " + split.name() + ")");
     }
   }
 

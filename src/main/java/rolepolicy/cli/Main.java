@@ -128,6 +128,11 @@ public final class Main {
             err.println("error: " + Secrets.redact(e.getMessage()));
             return BAD_INPUT;
           }
+          InputException io = rolepolicy.io.AtomicOutput.failure(e); // a disk full, a file in the way
+          if (io != null) {
+            err.println("error: " + Secrets.redact(io.getMessage()));
+            return BAD_INPUT;
+          }
           java.io.StringWriter trace = new java.io.StringWriter();
           e.printStackTrace(new PrintWriter(trace));
           err.println("internal error: " + Secrets.redact(e.toString()));

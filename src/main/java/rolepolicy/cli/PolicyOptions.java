@@ -59,9 +59,7 @@ final class PolicyOptions extends RulesOption {
   }
 
   private List<Grant> fileGrants() {
-    if (!Files.isRegularFile(grants)) {
-      throw new InputException(grants + ": file not found (--grants)");
-    }
+    InputException.requireFile(grants, true, " (--grants)");
     try {
       return GrantStatements.parse(Files.readString(grants, StandardCharsets.UTF_8), grants.toString());
     } catch (IOException e) {
@@ -94,9 +92,7 @@ final class PolicyOptions extends RulesOption {
       boolean grantsGiven = grants != null || grantsFrom != null;
       return !grantsGiven && Files.isRegularFile(DEFAULT_OVERRIDES) ? DEFAULT_OVERRIDES : null;
     }
-    if (!Files.isRegularFile(overrides)) {
-      throw new InputException(overrides + ": file not found");
-    }
+    InputException.requireFile(overrides, false, "");
     return overrides;
   }
 

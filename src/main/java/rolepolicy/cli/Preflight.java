@@ -1,10 +1,12 @@
 package rolepolicy.cli;
 
 import java.lang.reflect.Field;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.ArgSpec;
@@ -15,6 +17,7 @@ import picocli.CommandLine.ParseResult;
 import rolepolicy.cache.CacheFolder;
 import rolepolicy.cache.NativeLibraries;
 import rolepolicy.engine.RuleLimits;
+import rolepolicy.engine.RuleSet;
 import rolepolicy.io.OutputGuard;
 
 /**
@@ -29,6 +32,7 @@ final class Preflight {
   /** The execution strategy of the command line: the checks, then the command. */
   static int execute(ParseResult parsed) {
     checkRanges(parsed);
+    checkProfile(parsed);
     nativeLibraries(deepest(parsed));
     try {
       RuleLimits.set(ruleLimits(parsed));
@@ -125,6 +129,47 @@ final class Preflight {
         throw new CommandLine.ParameterException(command.commandSpec().commandLine(),
             option.longestName() + " must be " + describe(range) + ", not " + number(value));
       }
+    }
+  }
+
+  /**
+   * Refuses a {@code --profile} that names no profile of the {@code --rules} folder, naming the
+   * profiles there (exit 2); evaluate alone takes a comma-separated list.
+   */
+  private static void checkProfile(ParseResult parsed) {
+    ParseResult command = deepest(parsed);
+    CommandSpec spec = command.commandSpec();
+    OptionSpec profile = spec.findOption("--profile");
+    OptionSpec rules = spec.findOption("--rules");
+    if (profile == null || rules == null || !(profile.getValue() instanceof String value)
+        || !(rules.getValue() instanceof Path folder) || !Files.isDirectory(folder)) {
+      return; // a missing rules folder is reported when the rules are read
+    }
+    List<String> known = RuleSet.profiles(folder);
+    if (known.isEmpty()) {
+      known = List.of(RuleSet.DEFAULT_PROFILE);
+    }
+    boolean many = spec.userObject() instanceof EvaluateCommand;
+    List<String> names = many ? List.of(value.split(",", -1)) : List.of(value);
+    for (String name : names) {
+      if (known.contains(name) && names.indexOf(name) != names.lastIndexOf(name)) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "--profile '" + value + "': '" + name
+            + "' is named twice; name each profile once");
+      }
+      if (known.contains(name)) {
+        continue;
+      }
+      String problem;
+      if (name.isBlank()) {
+        problem = "no profile named";
+      } else if (!many && name.contains(",")) {
+        problem = "one profile only";
+      } else {
+        String lower = name.strip().toLowerCase(Locale.ROOT);
+        problem = "no profile '" + name + "'" + (known.contains(lower) ? " (did you mean '" + lower + "'?)" : "");
+      }
+      throw new CommandLine.ParameterException(spec.commandLine(), "--profile '" + value + "': " + problem
+          + "; give one of " + String.join(", ", known) + (many ? ", or several separated by ','" : ""));
     }
   }
 

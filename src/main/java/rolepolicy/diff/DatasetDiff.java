@@ -300,9 +300,7 @@ public final class DatasetDiff {
 
   private static Path file(Path dir, String split) {
     Path file = dir.resolve(split + ".json");
-    if (!Files.isRegularFile(file)) {
-      throw new InputException(file + ": file not found (split " + split + ")");
-    }
+    InputException.requireFile(file, false, " (split " + split + ")");
     return file;
   }
 

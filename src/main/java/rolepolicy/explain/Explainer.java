@@ -1,6 +1,5 @@
 package rolepolicy.explain;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
@@ -60,9 +59,7 @@ public final class Explainer {
     Path questions = spider.resolve(files.get(0));
     Path tables = spider.resolve(files.get(1));
     for (Path file : List.of(questions, tables)) {
-      if (!Files.isRegularFile(file)) {
-        throw new InputException(file + ": file not found (needed for split " + split + ")");
-      }
+      InputException.requireFile(file, false, " (needed for split " + split + ")");
     }
     Question question = QuestionLookup.find(id, split, questions);
     Map<String, Schema> schemas = SchemaReader.read(tables);

@@ -28,6 +28,12 @@ public final class AtomicOutput implements AutoCloseable {
   private final List<Path> createdFolders = new ArrayList<>();
   private boolean abandoned;
   private final OutputGuard guard = OutputGuard.current();
+  /**
+   * Every staged file's output path, by its temporary file, and the folder of the outputs last
+   * closed unwritten: kept after close, for the message of the failure that ended the run ({@link #failure}).
+   */
+  private static final Map<Path, Path> OUTPUTS = new java.util.concurrent.ConcurrentHashMap<>();
+  private static volatile Path lastFolder;
 
   /** Temporary files go in a folder beside the first output. */
   public AtomicOutput() {
@@ -37,6 +43,7 @@ public final class AtomicOutput implements AutoCloseable {
   /** Temporary files go in a folder inside {@code root}, the folder the outputs go under. */
   public AtomicOutput(Path root) {
     this.root = root;
+    lastFolder = null;
     RunTemp.register(this, this::abandon, "the outputs it was writing were removed; the earlier ones are as they were");
   }
 
@@ -63,6 +70,7 @@ public final class AtomicOutput implements AutoCloseable {
         Files.setPosixFilePermissions(temp, PosixFilePermissions.fromString("rw-r--r--"));
       }
       staged.put(absolute, temp);
+      OUTPUTS.put(temp.toAbsolutePath(), absolute);
       return temp;
     } catch (IOException e) {
       Path existing = dir;
@@ -107,11 +115,16 @@ public final class AtomicOutput implements AutoCloseable {
       OwnedFolder.recordWritten(staged.keySet());
     } catch (IOException | InputException e) {
       restore(done);
-      throw e instanceof InputException input
-          ? input
-          : new InputException("cannot move output into place (" + InputException.reason((IOException) e) + "); the previous files are kept", e);
+      if (e instanceof InputException input) {
+        throw input;
+      }
+      Path target = done.isEmpty() ? staged.keySet().iterator().next() : done.get(done.size() - 1)[0];
+      throw new InputException(target + ": cannot move output into place (" + InputException.reason((IOException) e)
+          + "); the previous files are kept", e);
     }
+    staged.values().forEach(temp -> OUTPUTS.remove(temp.toAbsolutePath()));
     staged.clear();
+    lastFolder = null;
     createdFolders.clear();
     removeFolders();
   }
@@ -128,6 +141,28 @@ public final class AtomicOutput implements AutoCloseable {
         // keep restoring the others; the backup stays in the temporary folder
       }
     }
+  }
+
+  /**
+   * A file operation that failed while the outputs were written, as an error naming the output
+   * (not its temporary file) and the reason; null when {@code e} holds no I/O failure.
+   */
+  public static InputException failure(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof IOException io && !(io instanceof com.fasterxml.jackson.core.JsonProcessingException)) {
+        Path file = io instanceof java.nio.file.FileSystemException fs && fs.getFile() != null ? Path.of(fs.getFile()) : null;
+        if (file == null) { // e.g. a full disk: the system names no file
+          Path folder = lastFolder;
+          String reason = io.getMessage() == null ? io.getClass().getSimpleName() : io.getMessage();
+          return folder == null ? null : new InputException(folder + ": cannot write the output (" + reason + ")", io);
+        }
+        Path output = OUTPUTS.get(file.toAbsolutePath());
+        return output != null
+            ? new InputException(output + ": cannot write (" + InputException.reason(io) + ")", io)
+            : new InputException(file + ": " + InputException.reason(io), io);
+      }
+    }
+    return null;
   }
 
   /** Removes what was not committed; what Ctrl-C does too, once a commit under way is done. */
@@ -152,6 +187,9 @@ public final class AtomicOutput implements AutoCloseable {
 
   @Override
   public synchronized void close() {
+    if (!staged.isEmpty()) { // closed unwritten: a failure is ending the run
+      lastFolder = staged.keySet().iterator().next().getParent();
+    }
     staged.clear();
     removeFolders();
     RunTemp.forget(this);

@@ -21,11 +21,62 @@ import java.util.Locale;
 /** Bad input: the message says what is wrong and where (file, record, field). */
 public final class InputException extends RuntimeException {
   public InputException(String message) {
-    super(message);
+    super(visible(message));
   }
 
   public InputException(String message, Throwable cause) {
-    super(message, cause);
+    super(visible(message), cause);
+  }
+
+  /**
+   * {@code text} with its invisible characters named, e.g. a byte-order mark quoted from the input
+   * as "U+FEFF (byte-order mark)"; line breaks and tabs stay.
+   */
+  public static String visible(String text) {
+    if (text == null || text.chars().noneMatch(InputException::invisible)) {
+      return text;
+    }
+    StringBuilder shown = new StringBuilder();
+    text.codePoints().forEach(c -> {
+      if (!invisible(c)) {
+        shown.appendCodePoint(c);
+      } else {
+        shown.append(String.format(Locale.ROOT, "U+%04X", c)).append(c == BOM ? " (byte-order mark)" : "");
+      }
+    });
+    return shown.toString();
+  }
+
+  /** The byte-order mark some editors write at the start of a text file. */
+  public static final char BOM = '\uFEFF';
+
+  private static boolean invisible(int c) {
+    int type = Character.getType(c);
+    return c != '\n' && c != '\t' && (type == Character.FORMAT || type == Character.CONTROL);
+  }
+
+  /**
+   * Refuses an input that is not a readable file, naming what it is: missing, a folder, or (unless
+   * {@code pipe}: an input read once, as a stream) a pipe or device. {@code context} ends the message,
+   * e.g. " (--grants)", or is "".
+   */
+  public static void requireFile(Path file, boolean pipe, String context) {
+    String problem = notAFile(file, pipe);
+    if (problem != null) {
+      throw new InputException(file + ": " + problem + context);
+    }
+  }
+
+  /** What keeps {@code file} from being read as an input file, or null when nothing does. */
+  public static String notAFile(Path file, boolean pipe) {
+    if (Files.isRegularFile(file)) {
+      return null;
+    } else if (Files.isDirectory(file)) {
+      return "is a folder, not a file";
+    } else if (!Files.exists(file)) {
+      return "file not found";
+    }
+    return pipe ? null : "is not a regular file (a pipe or device): save it to a file and give that";
   }
 
   /** Why reading or writing {@code file} failed; text that is not UTF-8 is located (line, byte offset). */
@@ -40,6 +91,9 @@ public final class InputException extends RuntimeException {
    */
   public static String notUtf8(Path file) {
     byte[] bytes;
+    if (!Files.isRegularFile(file)) {
+      return null; // a pipe is read once
+    }
     try {
       bytes = Files.readAllBytes(file);
     } catch (IOException | OutOfMemoryError e) {
@@ -87,8 +141,12 @@ public final class InputException extends RuntimeException {
 
   /** A message for a JSON file that cannot be read: missing, or malformed with line and column. */
   public static String describe(Path file, IOException e) {
-    if (e instanceof NoSuchFileException || !Files.exists(file)) {
+    if (e instanceof NoSuchFileException) {
       return file + ": file not found";
+    }
+    String notAFile = notAFile(file, true);
+    if (notAFile != null) {
+      return file + ": " + notAFile;
     }
     String notUtf8 = e instanceof JsonProcessingException || e instanceof java.nio.charset.CharacterCodingException
         ? notUtf8(file) : null;

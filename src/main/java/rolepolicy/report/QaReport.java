@@ -82,7 +82,7 @@ public final class QaReport {
       Path file = dataDir.resolve(split + ".json");
       if (!Files.isRegularFile(file)) {
         if (!named.isEmpty()) {
-          throw new InputException(file + ": file not found (split " + split + " named in --splits)");
+          InputException.requireFile(file, false, " (split " + split + " named in --splits)");
         }
         continue;
       }

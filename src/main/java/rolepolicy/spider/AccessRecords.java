@@ -21,9 +21,7 @@ public final class AccessRecords {
 
   /** Every record of the file, in file order; a bad line is an error naming file and line. */
   public static List<AccessRecord> read(Path file) {
-    if (!Files.isRegularFile(file)) {
-      throw new InputException(file + ": file not found");
-    }
+    InputException.requireFile(file, true, "");
     List<AccessRecord> records = new ArrayList<>();
     try (InputStream raw = Files.newInputStream(file);
         InputStream in = file.toString().endsWith(".gz") ? new GZIPInputStream(raw) : raw;
@@ -34,13 +32,18 @@ public final class AccessRecords {
       while ((text = reader.readLine()) != null) {
         line++;
         if (!text.isBlank()) {
-          records.add(record(text, file + ":" + line, line));
+          records.add(record(line == 1 ? stripBom(text) : text, file + ":" + line, line));
         }
       }
     } catch (IOException e) {
       throw new InputException(file + ": " + InputException.reason(e), e);
     }
     return records;
+  }
+
+  /** A leading byte-order mark is skipped, as JSON allows. */
+  private static String stripBom(String text) {
+    return text.isEmpty() || text.charAt(0) != InputException.BOM ? text : text.substring(1);
   }
 
   private static AccessRecord record(String text, String where, int line) {

@@ -9,7 +9,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.Closeable;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.Map;
@@ -25,9 +24,7 @@ public final class SplitReader implements Closeable {
 
   public SplitReader(Path file) {
     this.file = file;
-    if (!Files.isRegularFile(file)) {
-      throw new InputException(file + ": file not found");
-    }
+    InputException.requireFile(file, false, "");
     try {
       parser = JSON.createParser(file.toFile());
       if (parser.nextToken() != JsonToken.START_ARRAY) {

@@ -41,7 +41,8 @@ public final class GrantStatements {
    * errors and in each fact ({@code source:line}).
    */
   public static List<Grant> parse(String text, String source) {
-    GrantStatements reader = new GrantStatements(tokens(text, source), source);
+    boolean bom = !text.isEmpty() && text.charAt(0) == rolepolicy.io.InputException.BOM; // a leading byte-order mark carries no text
+    GrantStatements reader = new GrantStatements(tokens(bom ? text.substring(1) : text, source), source);
     List<Grant> grants = new ArrayList<>();
     while (reader.at < reader.tokens.size()) {
       if (reader.peek().is(";")) {

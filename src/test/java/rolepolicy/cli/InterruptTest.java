@@ -29,12 +29,13 @@ class InterruptTest {
   record Stopped(int code, String err) {}
 
   /**
-   * Starts the tool in a JVM of its own and, {@code millis} after its first temporary file appears
-   * under {@code root} (if it is still running then), sends SIGINT; waits for it to end. A negative
-   * {@code millis} lets it run to the end. Files named {@link #PROBE} do not count: {@code casebank}
-   * makes one and removes it at once, to see that the folder takes files, long before it writes.
+   * Starts the tool in a JVM of its own and, once its temporary files under {@code root} hold
+   * {@code bytes} bytes (0: once the first appears), sends SIGINT if it is still running; waits for
+   * it to end. A negative {@code bytes} lets it run to the end. Files named {@link #PROBE} do not
+   * count: {@code casebank} makes one and removes it at once, to see that the folder takes files,
+   * long before it writes.
    */
-  private Stopped interrupt(Path root, long millis, String... args) throws Exception {
+  private Stopped interrupt(Path root, long bytes, String... args) throws Exception {
     List<String> command = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-XX:TieredStopAtLevel=1", "-Drolepolicy.cache=" + dir.resolve("cache"), "-cp", System.getProperty("java.class.path"),
@@ -43,12 +44,11 @@ class InterruptTest {
     Path err = Files.createTempFile(dir, "stderr", ".txt");
     Process p = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
         .redirectError(err.toFile()).start();
-    if (millis >= 0) {
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-      while (p.isAlive() && debris(root).stream().allMatch(d -> d.contains(PROBE)) && System.nanoTime() < deadline) {
-        Thread.sleep(10);
+    if (bytes >= 0) {
+      while (p.isAlive() && !writing(root, bytes)) {
+        p.waitFor(10, TimeUnit.MILLISECONDS); // polls the folder; the run's own end ends the wait too
       }
-      if (!p.waitFor(millis, TimeUnit.MILLISECONDS)) {
+      if (p.isAlive()) {
         new ProcessBuilder("kill", "-" + ctrlC(p.pid()), Long.toString(p.pid())).start().waitFor();
       }
     }
@@ -75,6 +75,21 @@ class InterruptTest {
   /** The name of the file {@code casebank} makes and removes to see that a folder takes files. */
   private static final String PROBE = ".rolepolicy-probe-";
 
+  /** Whether the temporary files under {@code root} (but a probe) exist and hold {@code bytes} bytes. */
+  private static boolean writing(Path root, long bytes) throws IOException {
+    List<String> temporary = debris(root).stream().filter(d -> !d.contains(PROBE)).toList();
+    long size = 0;
+    for (String d : temporary) {
+      Path file = root.resolve(d);
+      try {
+        size += Files.isRegularFile(file) ? Files.size(file) : 0;
+      } catch (IOException gone) {
+        // moved into place or removed meanwhile
+      }
+    }
+    return !temporary.isEmpty() && size >= bytes;
+  }
+
   /** Temporary files and folders under {@code root}, of any kind the tool ever made. */
   private static List<String> debris(Path root) throws IOException {
     if (!Files.exists(root)) {
@@ -89,21 +104,21 @@ class InterruptTest {
   }
 
   /**
-   * Runs the command interrupted at each moment (milliseconds after it began to write), then once
-   * to the end; after each run no debris is left, and at least one run was stopped while it wrote
-   * (it says so).
+   * Runs the command interrupted at each moment (once its temporary files hold that many bytes),
+   * then once to the end; after each run no debris is left, and at least one run was stopped while
+   * it wrote (it says so).
    */
   private void interruptedThenRerun(Path root, long[] moments, String... args) throws Exception {
     int stoppedWhileWriting = 0;
     StringBuilder runs = new StringBuilder();
     for (long moment : moments) {
       Stopped s = interrupt(root, moment, args);
-      assertEquals(List.of(), debris(root), "after SIGINT " + moment + " ms into the writing: " + s.err());
-      assertEquals(List.of(), debris(dir.resolve("cache")), "in the cache folder after SIGINT " + moment + " ms: " + s.err());
+      assertEquals(List.of(), debris(root), "after SIGINT at " + moment + " bytes written: " + s.err());
+      assertEquals(List.of(), debris(dir.resolve("cache")), "in the cache folder after SIGINT at " + moment + " bytes: " + s.err());
       if (s.err().contains("rolepolicy: stopped before the end: ")) {
         stoppedWhileWriting++;
       }
-      runs.append("\n").append(moment).append(" ms: exit ").append(s.code()).append(", ").append(s.err().strip());
+      runs.append("\n").append(moment).append(" bytes: exit ").append(s.code()).append(", ").append(s.err().strip());
     }
     assertTrue(stoppedWhileWriting > 0, "no SIGINT came while " + args[0] + " wrote:" + runs);
     Stopped done = interrupt(root, -1, args);
@@ -112,10 +127,13 @@ class InterruptTest {
     assertEquals(List.of(), debris(dir.resolve("cache")), "in the cache folder after a full run");
   }
 
+  /** The first temporary file, its first byte, 64 KiB written. */
+  private static final long[] MOMENTS = {0, 1, 64 * 1024};
+
   @Test
   void generate() throws Exception {
     Path out = dir.resolve("data");
-    interruptedThenRerun(out, new long[] {0, 300, 1500}, "generate", "--spider", TestData.spiderDir().toString(),
+    interruptedThenRerun(out, MOMENTS, "generate", "--spider", TestData.spiderDir().toString(),
         "--splits", "dev", "--out", out.toString(), "--no-progress");
     assertEquals(1034, DatasetWriter.JSON.readTree(out.resolve("dev.json").toFile()).size());
   }
@@ -123,7 +141,7 @@ class InterruptTest {
   @Test
   void scoreTables() throws Exception {
     Path out = dir.resolve("tables");
-    interruptedThenRerun(out, new long[] {0, 300, 1500}, "score-tables", "--gold-as-result", "--out", out.toString(),
+    interruptedThenRerun(out, MOMENTS, "score-tables", "--gold-as-result", "--out", out.toString(),
         "--uda", TestData.udaDir().toString(), "--datasets", "Art,Player");
   }
 
@@ -137,7 +155,7 @@ class InterruptTest {
     Path train = dir.resolve("train.json");
     DatasetWriter.JSON.writeValue(train.toFile(), some);
     Path banks = dir.resolve("banks");
-    interruptedThenRerun(banks, new long[] {0, 300, 1500}, "casebank", "--dataset", train.toString(), "--tables",
+    interruptedThenRerun(banks, MOMENTS, "casebank", "--dataset", train.toString(), "--tables",
         TestData.spiderDir().resolve("tables.json").toString(), "--bank", banks.resolve("bank").toString());
     assertTrue(Files.isRegularFile(banks.resolve("bank/bank.json")));
   }

@@ -116,14 +116,14 @@ class RunTempTest {
   @Test
   void aFolderAnotherThreadMakesAgainIsRemovedOnceThatThreadStops() throws Exception {
     Path building = dir.resolve(".bank.building");
-    // an index writer that opens its directory again for 150 ms, 100 of them while the folder is
-    // being removed; it stops before the removal can settle (RunTemp.SETTLED_MILLIS after the 50 ms
-    // start), so only a removal that returned while the writer still ran leaves the folder
+    // an index writer that opens its directory again 30 times, 5 ms apart, most of them while the
+    // folder is being removed; so only a removal that returned while the writer still ran leaves it
+    java.util.concurrent.CountDownLatch made = new java.util.concurrent.CountDownLatch(1);
     Thread writer = new Thread(() -> {
-      long end = System.nanoTime() + 150_000_000L;
-      while (System.nanoTime() < end) {
+      for (int i = 0; i < 30; i++) {
         try {
           Files.createDirectories(building.resolve("index/specific"));
+          made.countDown();
           Thread.sleep(5);
         } catch (Exception e) {
           return;
@@ -131,7 +131,7 @@ class RunTempTest {
       }
     });
     writer.start();
-    Thread.sleep(50);
+    made.await(); // the removal begins once the writer has made the folder
     RunTemp.deleteUntilGone(building);
     writer.join();
     assertFalse(Files.exists(building), "made again after it was removed");
