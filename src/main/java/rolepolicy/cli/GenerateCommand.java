@@ -241,6 +241,10 @@ public final class GenerateCommand implements Callable<Integer> {
             + " the records carry their schemas and GRANTs");
       }
     }
+    if (!policy.ruleSet().includes("grants")) { // the records' GRANTs are the policies
+      throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--access-records is read only by profile grants,"
+          + " not " + policy.profile + ": add --profile grants");
+    }
     if (!parsed.hasMatchedOption("--out")) {
       throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--access-records needs --out DIR (data/ holds Spider's dataset)");
     }

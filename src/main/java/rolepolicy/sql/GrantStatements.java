@@ -150,6 +150,18 @@ public final class GrantStatements {
     }
   }
 
+  /**
+   * A name given as PostgreSQL reads an identifier: double-quoted, it keeps its case ({@code ""}
+   * inside stands for one quote); else it is folded to lower case.
+   */
+  public static String identifier(String written) {
+    String text = written.strip();
+    if (text.length() >= 2 && text.startsWith("\"") && text.endsWith("\"")) {
+      return text.substring(1, text.length() - 1).replace("\"\"", "\"");
+    }
+    return text.toLowerCase(Locale.ROOT);
+  }
+
   private String name() {
     Token token = next();
     if (token.quoted()) {
