@@ -17,8 +17,8 @@ import rolepolicy.model.Grant;
  *
  * each optionally ending in {@code WITH GRANT OPTION} or {@code GRANTED BY role}. Only SELECT and
  * USAGE give a fact ({@code ALL [PRIVILEGES]} gives both); other privileges read nothing. Names
- * fold to lower case unless double-quoted, as PostgreSQL folds them. Any other statement is an
- * error naming its line.
+ * fold to lower case unless double-quoted, as PostgreSQL folds them. Any other statement, and a
+ * grant of role membership, is an error naming its line.
  */
 public final class GrantStatements {
   private final List<Token> tokens;
@@ -63,6 +63,10 @@ public final class GrantStatements {
     do {
       privilege(privileges);
     } while (accept(","));
+    if (at < tokens.size() && peek().is("TO")) {
+      throw error(start, "GRANT role TO role (membership in a role) is not supported: grant the privileges"
+          + " themselves, GRANT SELECT ... ON table TO role");
+    }
     expect("ON");
     List<String[]> objects = new ArrayList<>(); // {schema, table}
     boolean schemaObjects = false;

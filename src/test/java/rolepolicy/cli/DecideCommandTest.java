@@ -73,4 +73,21 @@ class DecideCommandTest {
     assertEquals(0, ok.code(), ok.err());
     assertTrue(ok.out().contains("agreement with ground_truth_label: 1 of 1 (100.00 %)"), ok.out());
   }
+
+  @Test
+  void aFileTheToolDidNotWriteIsReplacedOnlyWithForce() throws Exception {
+    Path records = dir.resolve("r.jsonl");
+    Files.writeString(records, "{\"db_id\":\"d\",\"user\":\"User_1\",\"query\":\"SELECT a FROM t\",\"access_policy_sql\":"
+        + "\"GRANT USAGE ON SCHEMA d TO d_User_1; GRANT SELECT (a) ON d.t TO d_User_1\",\"schema_ddl\":"
+        + "\"CREATE TABLE t (a text, b text);\",\"ground_truth_label\":\"[]\"}\n");
+    Path out = Files.createDirectories(dir.resolve("out"));
+    Files.writeString(out.resolve("decisions.jsonl"), "someone else's\n");
+    CommandRun refused = CommandRun.of("decide", records.toString(), "--out", out.toString());
+    assertEquals(Main.USAGE, refused.code(), refused.err());
+    assertTrue(refused.err().contains("give --force to replace it"), refused.err());
+    assertEquals("someone else's\n", Files.readString(out.resolve("decisions.jsonl")));
+    CommandRun forced = CommandRun.of("decide", records.toString(), "--out", out.toString(), "--force");
+    assertEquals(0, forced.code(), forced.err());
+    assertTrue(Files.readString(out.resolve("decisions.jsonl")).contains("\"decision\":\"PERMIT\""));
+  }
 }

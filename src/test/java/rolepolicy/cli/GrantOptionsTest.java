@@ -68,4 +68,20 @@ class GrantOptionsTest {
       assertFalse(sql.contains(c[2]), c[0] + ": " + sql);
     }
   }
+
+  @Test
+  void exportGrantsReplacesAFileItDidNotWriteOnlyWithForce() throws Exception {
+    Path out = Files.createDirectories(dir.resolve("out"));
+    Files.writeString(out.resolve("grants.sql"), "-- someone else's\n");
+    String tables = tables().toString();
+    String none = Files.writeString(dir.resolve("none.json"), "[]").toString();
+    CommandRun refused = CommandRun.of("export-grants", "--tables", tables, "--overrides", none, "--to", "x", "--out", out.toString());
+    assertEquals(Main.USAGE, refused.code(), refused.err());
+    assertTrue(refused.err().contains("give --force to replace it"), refused.err());
+    assertEquals("-- someone else's\n", Files.readString(out.resolve("grants.sql")));
+    CommandRun forced = CommandRun.of("export-grants", "--tables", tables, "--overrides", none, "--to", "x", "--out", out.toString(),
+        "--force");
+    assertEquals(0, forced.code(), forced.err());
+    assertTrue(Files.readString(out.resolve("grants.sql")).startsWith("GRANT USAGE ON SCHEMA \"concert_singer\""));
+  }
 }
