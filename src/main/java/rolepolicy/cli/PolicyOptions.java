@@ -72,8 +72,18 @@ final class PolicyOptions extends RulesOption {
       }
       return List.of();
     }
-    List<Object> facts = new ArrayList<>(grants != null ? fileGrants() : liveGrants());
-    facts.add(new GrantRole(GrantStatements.identifier(grantRole)));
+    List<Grant> read = grants != null ? fileGrants() : liveGrants();
+    String role = GrantStatements.identifier(grantRole);
+    String source = grants != null ? grants.toString() : "the server of --grants-from";
+    if (read.isEmpty() && grants != null) {
+      throw new InputException(source + ": no GRANT of SELECT or USAGE (the file is empty or grants nothing the profile reads)");
+    }
+    if (read.stream().noneMatch(g -> g.grantee().equals(role) || g.grantee().equals("public"))) {
+      command.commandLine().getErr().println("warning: " + source + " grants " + role
+          + " nothing (no SELECT or USAGE to it or to PUBLIC): every column is Hidden, every question REFUSE");
+    }
+    List<Object> facts = new ArrayList<>(read);
+    facts.add(new GrantRole(role));
     return facts;
   }
 

@@ -90,4 +90,16 @@ class DecideCommandTest {
     assertEquals(0, forced.code(), forced.err());
     assertTrue(Files.readString(out.resolve("decisions.jsonl")).contains("\"decision\":\"PERMIT\""));
   }
+
+  @Test
+  void anEmptyRecordsFileIsAnErrorNotAFullAgreement() throws Exception {
+    for (String text : List.of("", "\n  \n")) {
+      Path empty = Files.writeString(dir.resolve("empty.jsonl"), text);
+      CommandRun run = CommandRun.of("decide", empty.toString(), "--out", dir.resolve("out").toString());
+      assertEquals(Main.BAD_INPUT, run.code(), run.out());
+      assertTrue(run.err().contains("empty.jsonl: no records"), run.err());
+      assertFalse(run.out().contains("100.00 %"), run.out());
+      assertFalse(Files.exists(dir.resolve("out/decisions.jsonl")));
+    }
+  }
 }

@@ -84,4 +84,22 @@ class GrantOptionsTest {
     assertEquals(0, forced.code(), forced.err());
     assertTrue(Files.readString(out.resolve("grants.sql")).startsWith("GRANT USAGE ON SCHEMA \"concert_singer\""));
   }
+
+  @Test
+  void anEmptyGrantsFileIsAnErrorAndGrantsToAnotherRoleAWarning() throws Exception {
+    String tables = tables().toString();
+    Path empty = Files.writeString(dir.resolve("empty.sql"), "-- nothing yet\n");
+    CommandRun none = CommandRun.of("export-grants", "--tables", tables, "--profile", "grants", "--grants", empty.toString(),
+        "--grant-role", "r", "--to", "x", "--out", dir.resolve("out").toString());
+    assertEquals(Main.BAD_INPUT, none.code(), none.out() + none.err());
+    assertTrue(none.err().contains("empty.sql: no GRANT of SELECT or USAGE"), none.err());
+    Path other = Files.writeString(dir.resolve("other.sql"),
+        "GRANT USAGE ON SCHEMA concert_singer TO s; GRANT SELECT ON concert_singer.singer TO s;");
+    CommandRun warned = CommandRun.of("export-grants", "--tables", tables, "--profile", "grants", "--grants", other.toString(),
+        "--grant-role", "r", "--to", "x", "--out", dir.resolve("out").toString());
+    assertEquals(0, warned.code(), warned.err());
+    assertTrue(warned.err().contains("warning: " + other + " grants r nothing (no SELECT or USAGE to it or to PUBLIC)"),
+        warned.err());
+    assertTrue(warned.out().contains(": 0 columns granted"), warned.out());
+  }
 }
