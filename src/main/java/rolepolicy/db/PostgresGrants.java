@@ -43,7 +43,8 @@ public final class PostgresGrants {
       try (ResultSet rows = select.executeQuery()) {
         while (rows.next()) {
           grants.add(new Grant(rows.getString(1), "SELECT", rows.getString(2), rows.getString(3), rows.getString(4),
-              source + " (information_schema.column_privileges)"));
+              source + " (information_schema.column_privileges: " + rows.getString(2) + "." + rows.getString(3) + "."
+                  + rows.getString(4) + ")")); // one privilege, no statement: its own place
         }
       }
     }

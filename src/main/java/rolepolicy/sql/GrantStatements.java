@@ -15,7 +15,8 @@ import rolepolicy.model.Grant;
  * GRANT privilege [, ...] ON SCHEMA schema [, ...] TO grantee [, ...]
  * </pre>
  *
- * each optionally ending in {@code WITH GRANT OPTION} or {@code GRANTED BY role}. Only SELECT and
+ * each optionally ending in {@code WITH GRANT OPTION} or {@code GRANTED BY role}. A statement's facts
+ * share its place ({@link Grant#source}), which no other statement has. Only SELECT and
  * USAGE give a fact ({@code ALL [PRIVILEGES]} gives both); other privileges read nothing. Names
  * fold to lower case unless double-quoted, as PostgreSQL folds them. Any other statement, and a
  * grant of role membership, is an error naming its line.
@@ -24,6 +25,8 @@ public final class GrantStatements {
   private final List<Token> tokens;
   private final String source;
   private int at;
+  private int lastLine;
+  private int sameLine;
 
   private record Token(String text, boolean quoted, int line) {
     boolean is(String word) {
@@ -58,7 +61,10 @@ public final class GrantStatements {
     if (!start.is("GRANT")) {
       throw error(start, "only GRANT statements are read, not one beginning '" + start.text() + "'");
     }
-    String where = source + ":" + start.line();
+    // the statement's place, which its facts share: one per statement, even several on a line
+    sameLine = start.line() == lastLine ? sameLine + 1 : 1;
+    lastLine = start.line();
+    String where = source + ":" + start.line() + (sameLine > 1 ? " (statement " + sameLine + " of the line)" : "");
     List<String[]> privileges = new ArrayList<>(); // {privilege, column or null}
     do {
       privilege(privileges);

@@ -102,4 +102,21 @@ class DecideCommandTest {
       assertFalse(Files.exists(dir.resolve("out/decisions.jsonl")));
     }
   }
+
+  @Test
+  void aTableOfAnotherSchemaIsNotTheDatabasesOwn() throws Exception {
+    String good = "{\"db_id\":\"d\",\"user\":\"User_1\",\"query\":\"QUERY\",\"access_policy_sql\":"
+        + "\"GRANT USAGE ON SCHEMA d TO d_User_1; GRANT SELECT (a) ON d.t TO d_User_1\",\"schema_ddl\":"
+        + "\"CREATE TABLE t (a text, b text);\",\"ground_truth_label\":\"[]\"}";
+    Path records = dir.resolve("r.jsonl");
+    // PostgreSQL: relation "public.t" does not exist; t is in schema d
+    Files.writeString(records, good.replace("QUERY", "SELECT a FROM public.t") + "\n");
+    CommandRun other = CommandRun.of("decide", records.toString(), "--out", dir.resolve("out").toString());
+    assertEquals(Main.BAD_INPUT, other.code(), other.out());
+    assertTrue(other.err().contains("r.jsonl:1: query: unknown table public.t (not in d"), other.err());
+    Files.writeString(records, good.replace("QUERY", "SELECT a FROM D.t") + "\n" + good.replace("QUERY", "SELECT a FROM \\\"d\\\".t") + "\n");
+    CommandRun own = CommandRun.of("decide", records.toString(), "--out", dir.resolve("out").toString());
+    assertEquals(0, own.code(), own.err());
+    assertTrue(own.out().contains("PERMIT 2, DENY 0"), own.out());
+  }
 }
