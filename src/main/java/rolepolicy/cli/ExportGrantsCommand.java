@@ -52,6 +52,7 @@ public final class ExportGrantsCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintWriter stdout = spec.commandLine().getOut();
     OutputGuard.current().checkFiles(out, "grants.sql", "not-expressible.txt"); // refused before any work
+    policy.checkGrantsProfile();
     Map<String, Schema> schemas = SchemaReader.read(tables.tables);
     KieBase rules = RuleBase.load(policy.ruleSet());
     Map<String, DatabasePolicies> policies = new PolicyAssigner(rules)

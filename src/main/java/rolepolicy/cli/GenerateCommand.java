@@ -140,6 +140,7 @@ public final class GenerateCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter stdout = spec.commandLine().getOut();
+    policy.checkGrantsProfile(); // before any work
     if (!spec.commandLine().getParseResult().hasMatchedOption("--out")
         && !policy.profile.equals(rolepolicy.engine.RuleSet.DEFAULT_PROFILE)) {
       out = Path.of("data", policy.profile); // one dataset per profile
