@@ -12,7 +12,7 @@ public final class PlainName {
   public static String check(String name, String what, String where) {
     String wrong = name == null ? "it is missing"
         : name.isEmpty() ? "it is empty"
-        : name.equals(".") || name.equals("..") ? "'" + name + "' names a folder, not a file"
+        : name.equals(".") || name.equals("..") ? "'" + name + "' is a path, not a name"
         : name.chars().anyMatch(c -> c == '/' || c == '\\') ? "it holds a path separator"
         : name.chars().anyMatch(Character::isISOControl) ? "it holds a control character"
         : null;
