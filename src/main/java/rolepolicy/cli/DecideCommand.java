@@ -22,6 +22,7 @@ import rolepolicy.spider.AccessRecords;
 import rolepolicy.decide.Decisions;
 import rolepolicy.engine.RuleBase;
 import rolepolicy.io.AtomicOutput;
+import rolepolicy.io.OutputGuard;
 
 /** PERMIT or DENY for each (user, query) record of Spider-AC, and the agreement with PostgreSQL's label. */
 @Command(
@@ -49,6 +50,8 @@ public final class DecideCommand implements Callable<Integer> {
   @Range(min = 1)
   Integer threads;
 
+  @Mixin ForceOption force;
+
   /** Disagreeing lines printed at most. */
   private static final int SHOWN = 20;
 
@@ -63,6 +66,7 @@ public final class DecideCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     PrintWriter stdout = spec.commandLine().getOut();
+    OutputGuard.current().checkFiles(out, "decisions.jsonl"); // refused before any work
     List<AccessRecord> input = AccessRecords.read(records);
     AccessDecider decider = new AccessDecider(RuleBase.load(rules.ruleSet()));
     int n = threads != null ? threads : Runtime.getRuntime().availableProcessors();

@@ -19,6 +19,7 @@ import rolepolicy.engine.DatabasePolicies;
 import rolepolicy.engine.PolicyAssigner;
 import rolepolicy.engine.RuleBase;
 import rolepolicy.io.AtomicOutput;
+import rolepolicy.io.OutputGuard;
 import rolepolicy.spider.Schema;
 import rolepolicy.spider.SchemaReader;
 
@@ -45,9 +46,13 @@ public final class ExportGrantsCommand implements Callable<Integer> {
   @Option(names = "--out", paramLabel = "DIR", defaultValue = "results/grants", description = "Output folder (default: ${DEFAULT-VALUE}).")
   Path out;
 
+  @Mixin ForceOption force;
+
   @Override
   public Integer call() throws Exception {
     PrintWriter stdout = spec.commandLine().getOut();
+    OutputGuard.current().checkFiles(out, "grants.sql", "not-expressible.txt"); // refused before any work
+    policy.checkGrantsProfile();
     Map<String, Schema> schemas = SchemaReader.read(tables.tables);
     KieBase rules = RuleBase.load(policy.ruleSet());
     Map<String, DatabasePolicies> policies = new PolicyAssigner(rules)

@@ -140,6 +140,7 @@ public final class GenerateCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter stdout = spec.commandLine().getOut();
+    policy.checkGrantsProfile(); // before any work
     if (!spec.commandLine().getParseResult().hasMatchedOption("--out")
         && !policy.profile.equals(rolepolicy.engine.RuleSet.DEFAULT_PROFILE)) {
       out = Path.of("data", policy.profile); // one dataset per profile
@@ -240,6 +241,10 @@ public final class GenerateCommand implements Callable<Integer> {
         throw new picocli.CommandLine.ParameterException(spec.commandLine(), option + " cannot be combined with --access-records:"
             + " the records carry their schemas and GRANTs");
       }
+    }
+    if (!policy.ruleSet().includes("grants")) { // the records' GRANTs are the policies
+      throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--access-records is read only by profile grants,"
+          + " not " + policy.profile + ": add --profile grants");
     }
     if (!parsed.hasMatchedOption("--out")) {
       throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--access-records needs --out DIR (data/ holds Spider's dataset)");

@@ -8,8 +8,10 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 import rolepolicy.db.Postgres;
 import rolepolicy.db.PostgresGrants;
 import rolepolicy.model.Grant;
@@ -35,11 +37,28 @@ final class PolicyOptions extends RulesOption {
       description = "A live PostgreSQL whose privileges for --grant-role are the policies (profile grants), e.g. jdbc:postgresql://localhost:5432/db?user=NAME.")
   String grantsFrom;
 
-  @Option(names = "--grant-role", paramLabel = "ROLE", description = "The role whose privileges --grants or --grants-from reads.")
+  @Option(names = "--grant-role", paramLabel = "ROLE",
+      description = "The role whose privileges --grants or --grants-from reads; folded to lower case unless double-quoted, as PostgreSQL folds names.")
   String grantRole;
+
+  @Spec(Spec.Target.MIXEE) CommandSpec command;
+
+  /**
+   * Refuses GRANT options that the profile does not read (exit 2): only the grants profile, and
+   * those that extend it, turn privileges into policies.
+   */
+  void checkGrantsProfile() {
+    for (String option : List.of("--grants", "--grants-from", "--grant-role")) {
+      if (command.commandLine().getParseResult().hasMatchedOption(option) && !ruleSet().includes("grants")) {
+        throw new CommandLine.ParameterException(command.commandLine(), option + " is read only by profile grants, not "
+            + profile + ": add --profile grants");
+      }
+    }
+  }
 
   /** The facts the policy rules read beside the columns: the grants of --grant-role, if given. */
   List<Object> policyFacts() {
+    checkGrantsProfile();
     if (grants != null && grantsFrom != null) {
       throw new InputException("give --grants or --grants-from, not both");
     }
@@ -53,8 +72,18 @@ final class PolicyOptions extends RulesOption {
       }
       return List.of();
     }
-    List<Object> facts = new ArrayList<>(grants != null ? fileGrants() : liveGrants());
-    facts.add(new GrantRole(grantRole.toLowerCase(Locale.ROOT)));
+    List<Grant> read = grants != null ? fileGrants() : liveGrants();
+    String role = GrantStatements.identifier(grantRole);
+    String source = grants != null ? grants.toString() : "the server of --grants-from";
+    if (read.isEmpty() && grants != null) {
+      throw new InputException(source + ": no GRANT of SELECT or USAGE (the file is empty or grants nothing the profile reads)");
+    }
+    if (read.stream().noneMatch(g -> g.grantee().equals(role) || g.grantee().equals("public"))) {
+      command.commandLine().getErr().println("warning: " + source + " grants " + role
+          + " nothing (no SELECT or USAGE to it or to PUBLIC): every column is Hidden, every question REFUSE");
+    }
+    List<Object> facts = new ArrayList<>(read);
+    facts.add(new GrantRole(role));
     return facts;
   }
 
@@ -71,7 +100,7 @@ final class PolicyOptions extends RulesOption {
 
   private List<Grant> liveGrants() {
     try (Connection connection = Postgres.at(grantsFrom).connect()) {
-      return PostgresGrants.read(connection, grantRole, grantsFrom);
+      return PostgresGrants.read(connection, GrantStatements.identifier(grantRole), grantsFrom);
     } catch (SQLException e) {
       throw new InputException(grantsFrom + ": cannot read the privileges of " + grantRole + ": " + e.getMessage(), e);
     }

@@ -6,7 +6,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import rolepolicy.model.Grant;
 
 /**
@@ -18,7 +17,7 @@ public final class PostgresGrants {
   private PostgresGrants() {}
 
   public static List<Grant> read(Connection connection, String role, String source) throws SQLException {
-    String name = role.toLowerCase(Locale.ROOT);
+    String name = role; // as PostgreSQL names it (the caller folds an unquoted name)
     List<Grant> grants = new ArrayList<>();
     try (PreparedStatement usage = connection.prepareStatement(
         "SELECT nspname FROM pg_namespace WHERE nspname NOT LIKE 'pg\\_%' AND nspname <> 'information_schema'"
@@ -36,7 +35,7 @@ public final class PostgresGrants {
       throw e;
     }
     try (PreparedStatement select = connection.prepareStatement(
-        "SELECT DISTINCT lower(grantee), table_schema, table_name, column_name"
+        "SELECT DISTINCT CASE grantee WHEN 'PUBLIC' THEN 'public' ELSE grantee END, table_schema, table_name, column_name"
             + " FROM information_schema.column_privileges"
             + " WHERE privilege_type = 'SELECT' AND (grantee = ? OR grantee = 'PUBLIC')"
             + " ORDER BY 2, 3, 4, 1")) {
@@ -44,7 +43,8 @@ public final class PostgresGrants {
       try (ResultSet rows = select.executeQuery()) {
         while (rows.next()) {
           grants.add(new Grant(rows.getString(1), "SELECT", rows.getString(2), rows.getString(3), rows.getString(4),
-              source + " (information_schema.column_privileges)"));
+              source + " (information_schema.column_privileges: " + rows.getString(2) + "." + rows.getString(3) + "."
+                  + rows.getString(4) + ")")); // one privilege, no statement: its own place
         }
       }
     }

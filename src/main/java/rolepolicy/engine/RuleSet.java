@@ -78,6 +78,12 @@ public record RuleSet(Path folder, String profile) {
     }
   }
 
+  /** Whether this profile is {@code name} or extends it. */
+  public boolean includes(String name) {
+    return profile.equals(name) || Files.isDirectory(folder.resolve("profiles"))
+        && chain().stream().anyMatch(p -> p.getFileName().toString().equals(name));
+  }
+
   /** The profile folders from the base of the chain to this profile's own. */
   private List<Path> chain() {
     List<Path> chain = new ArrayList<>();

@@ -10,6 +10,7 @@ import org.kie.api.KieBase;
 import rolepolicy.engine.DatabasePolicies;
 import rolepolicy.engine.PolicyAssigner;
 import rolepolicy.io.InputException;
+import rolepolicy.io.PlainName;
 import rolepolicy.model.GrantRole;
 import rolepolicy.spider.AccessRecord;
 import rolepolicy.spider.Question;
@@ -47,6 +48,8 @@ public final class AccessTiers {
     Map<String, List<AccessRecord>> byUser = new TreeMap<>();
     for (AccessRecord r : records) {
       String where = source + ":" + r.line();
+      PlainName.check(r.dbId(), "db_id", where); // a folder's and a file's name
+      PlainName.check(r.user(), "user", where);
       AccessRecord known = first.putIfAbsent(r.dbId(), r);
       if (known == null) {
         try {

@@ -302,7 +302,8 @@ public final class DatasetGenerator {
     for (DatabasePolicies db : policies.values()) {
       List<PolicyRow> rows =
           db.columns().stream().map(DatasetGenerator::row).toList();
-      Path file = output.stage(outDir.resolve("policies").resolve(db.dbId() + ".json"));
+      String name = rolepolicy.io.PlainName.check(db.dbId(), "database id", "policies of database " + db.dbId());
+      Path file = output.stage(outDir.resolve("policies").resolve(name + ".json"));
       DatasetWriter.write(file, new PolicyFile(db.dbId(), rows));
     }
   }

@@ -19,7 +19,7 @@ import rolepolicy.io.InputException;
 public final class AccessRecords {
   private AccessRecords() {}
 
-  /** Every record of the file, in file order; a bad line is an error naming file and line. */
+  /** Every record of the file, in file order; a bad line, or none, is an error naming the file (and line). */
   public static List<AccessRecord> read(Path file) {
     InputException.requireFile(file, true, "");
     List<AccessRecord> records = new ArrayList<>();
@@ -37,6 +37,9 @@ public final class AccessRecords {
       }
     } catch (IOException e) {
       throw new InputException(file + ": " + InputException.reason(e), e);
+    }
+    if (records.isEmpty()) {
+      throw new InputException(file + ": no records (the file is empty): give a file of JSON Lines records");
     }
     return records;
   }

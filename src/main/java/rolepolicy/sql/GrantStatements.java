@@ -15,15 +15,18 @@ import rolepolicy.model.Grant;
  * GRANT privilege [, ...] ON SCHEMA schema [, ...] TO grantee [, ...]
  * </pre>
  *
- * each optionally ending in {@code WITH GRANT OPTION} or {@code GRANTED BY role}. Only SELECT and
+ * each optionally ending in {@code WITH GRANT OPTION} or {@code GRANTED BY role}. A statement's facts
+ * share its place ({@link Grant#source}), which no other statement has. Only SELECT and
  * USAGE give a fact ({@code ALL [PRIVILEGES]} gives both); other privileges read nothing. Names
- * fold to lower case unless double-quoted, as PostgreSQL folds them. Any other statement is an
- * error naming its line.
+ * fold to lower case unless double-quoted, as PostgreSQL folds them. Any other statement, and a
+ * grant of role membership, is an error naming its line.
  */
 public final class GrantStatements {
   private final List<Token> tokens;
   private final String source;
   private int at;
+  private int lastLine;
+  private int sameLine;
 
   private record Token(String text, boolean quoted, int line) {
     boolean is(String word) {
@@ -59,11 +62,18 @@ public final class GrantStatements {
     if (!start.is("GRANT")) {
       throw error(start, "only GRANT statements are read, not one beginning '" + start.text() + "'");
     }
-    String where = source + ":" + start.line();
+    // the statement's place, which its facts share: one per statement, even several on a line
+    sameLine = start.line() == lastLine ? sameLine + 1 : 1;
+    lastLine = start.line();
+    String where = source + ":" + start.line() + (sameLine > 1 ? " (statement " + sameLine + " of the line)" : "");
     List<String[]> privileges = new ArrayList<>(); // {privilege, column or null}
     do {
       privilege(privileges);
     } while (accept(","));
+    if (at < tokens.size() && peek().is("TO")) {
+      throw error(start, "GRANT role TO role (membership in a role) is not supported: grant the privileges"
+          + " themselves, GRANT SELECT ... ON table TO role");
+    }
     expect("ON");
     List<String[]> objects = new ArrayList<>(); // {schema, table}
     boolean schemaObjects = false;
@@ -149,6 +159,18 @@ public final class GrantStatements {
         columns.forEach(c -> privileges.add(new String[] {p, c}));
       }
     }
+  }
+
+  /**
+   * A name given as PostgreSQL reads an identifier: double-quoted, it keeps its case ({@code ""}
+   * inside stands for one quote); else it is folded to lower case.
+   */
+  public static String identifier(String written) {
+    String text = written.strip();
+    if (text.length() >= 2 && text.startsWith("\"") && text.endsWith("\"")) {
+      return text.substring(1, text.length() - 1).replace("\"\"", "\"");
+    }
+    return text.toLowerCase(Locale.ROOT);
   }
 
   private String name() {

@@ -154,6 +154,10 @@ final class QueryScope {
   private Entry entry(FromItem item) {
     String alias = item.getAlias() == null ? null : item.getAlias().getName();
     if (item instanceof Table table) {
+      if (table.getSchemaName() != null && !ownSchema(table.getSchemaName())) {
+        throw new SqlAnalysisException("unknown table " + table.getFullyQualifiedName() + " (not in " + schema.dbId()
+            + ", whose tables are in schema " + schema.dbId() + ")");
+      }
       String name = unquote(table.getName());
       Optional<List<String>> common = commonTables.columns(name);
       if (common.isPresent()) {
@@ -173,6 +177,17 @@ final class QueryScope {
           null, alias, null, OutputColumns.of(query, schema, commonTables, positions), query);
     }
     throw new SqlAnalysisException("unsupported FROM item: " + SqlAnalysisException.excerpt(item));
+  }
+
+  /**
+   * Whether a table's schema qualifier names the database's own schema, the database's name, as
+   * PostgreSQL reads it: folded to lower case unless double-quoted.
+   */
+  private boolean ownSchema(String qualifier) {
+    String dbId = schema.dbId();
+    String name = unquote(qualifier);
+    return name.equals(qualifier) ? name.equalsIgnoreCase(dbId)
+        : name.equals(dbId) || name.equals(dbId.toLowerCase(java.util.Locale.ROOT));
   }
 
   /** The FROM entries, parenthesised groups flattened, in text order. */

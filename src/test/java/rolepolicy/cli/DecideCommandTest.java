@@ -73,4 +73,50 @@ class DecideCommandTest {
     assertEquals(0, ok.code(), ok.err());
     assertTrue(ok.out().contains("agreement with ground_truth_label: 1 of 1 (100.00 %)"), ok.out());
   }
+
+  @Test
+  void aFileTheToolDidNotWriteIsReplacedOnlyWithForce() throws Exception {
+    Path records = dir.resolve("r.jsonl");
+    Files.writeString(records, "{\"db_id\":\"d\",\"user\":\"User_1\",\"query\":\"SELECT a FROM t\",\"access_policy_sql\":"
+        + "\"GRANT USAGE ON SCHEMA d TO d_User_1; GRANT SELECT (a) ON d.t TO d_User_1\",\"schema_ddl\":"
+        + "\"CREATE TABLE t (a text, b text);\",\"ground_truth_label\":\"[]\"}\n");
+    Path out = Files.createDirectories(dir.resolve("out"));
+    Files.writeString(out.resolve("decisions.jsonl"), "someone else's\n");
+    CommandRun refused = CommandRun.of("decide", records.toString(), "--out", out.toString());
+    assertEquals(Main.USAGE, refused.code(), refused.err());
+    assertTrue(refused.err().contains("give --force to replace it"), refused.err());
+    assertEquals("someone else's\n", Files.readString(out.resolve("decisions.jsonl")));
+    CommandRun forced = CommandRun.of("decide", records.toString(), "--out", out.toString(), "--force");
+    assertEquals(0, forced.code(), forced.err());
+    assertTrue(Files.readString(out.resolve("decisions.jsonl")).contains("\"decision\":\"PERMIT\""));
+  }
+
+  @Test
+  void anEmptyRecordsFileIsAnErrorNotAFullAgreement() throws Exception {
+    for (String text : List.of("", "\n  \n")) {
+      Path empty = Files.writeString(dir.resolve("empty.jsonl"), text);
+      CommandRun run = CommandRun.of("decide", empty.toString(), "--out", dir.resolve("out").toString());
+      assertEquals(Main.BAD_INPUT, run.code(), run.out());
+      assertTrue(run.err().contains("empty.jsonl: no records"), run.err());
+      assertFalse(run.out().contains("100.00 %"), run.out());
+      assertFalse(Files.exists(dir.resolve("out/decisions.jsonl")));
+    }
+  }
+
+  @Test
+  void aTableOfAnotherSchemaIsNotTheDatabasesOwn() throws Exception {
+    String good = "{\"db_id\":\"d\",\"user\":\"User_1\",\"query\":\"QUERY\",\"access_policy_sql\":"
+        + "\"GRANT USAGE ON SCHEMA d TO d_User_1; GRANT SELECT (a) ON d.t TO d_User_1\",\"schema_ddl\":"
+        + "\"CREATE TABLE t (a text, b text);\",\"ground_truth_label\":\"[]\"}";
+    Path records = dir.resolve("r.jsonl");
+    // PostgreSQL: relation "public.t" does not exist; t is in schema d
+    Files.writeString(records, good.replace("QUERY", "SELECT a FROM public.t") + "\n");
+    CommandRun other = CommandRun.of("decide", records.toString(), "--out", dir.resolve("out").toString());
+    assertEquals(Main.BAD_INPUT, other.code(), other.out());
+    assertTrue(other.err().contains("r.jsonl:1: query: unknown table public.t (not in d"), other.err());
+    Files.writeString(records, good.replace("QUERY", "SELECT a FROM D.t") + "\n" + good.replace("QUERY", "SELECT a FROM \\\"d\\\".t") + "\n");
+    CommandRun own = CommandRun.of("decide", records.toString(), "--out", dir.resolve("out").toString());
+    assertEquals(0, own.code(), own.err());
+    assertTrue(own.out().contains("PERMIT 2, DENY 0"), own.out());
+  }
 }

@@ -65,4 +65,35 @@ class GenerateAccessRecordsTest {
     assertEquals(Main.USAGE, run.code());
     assertTrue(run.err().contains("--grant-role cannot be combined with --access-records"), run.err());
   }
+
+  private static String record(String dbId, String user) {
+    return "{\"db_id\":\"" + dbId + "\",\"user\":\"" + user + "\",\"query\":\"SELECT a FROM t\",\"access_policy_sql\":"
+        + "\"GRANT USAGE ON SCHEMA d TO d_User_1; GRANT SELECT (a) ON d.t TO d_User_1\",\"schema_ddl\":"
+        + "\"CREATE TABLE t (a text, b text);\",\"ground_truth_label\":\"[]\"}";
+  }
+
+  @Test
+  void aUserOrDatabaseThatIsNoPlainNameIsRefusedAndNothingIsWritten() throws Exception {
+    Path out = dir.resolve("a/b/out");
+    Path records = dir.resolve("records.jsonl");
+    List<String[]> bad = List.of(new String[] {"d", ".."}, new String[] {"d", "."}, new String[] {"d", ""},
+        new String[] {"d", "a/b"}, new String[] {"d", dir.resolve("abs").toString()}, new String[] {"../d", "User_1"},
+        new String[] {"d", "x\\\\y"});
+    for (String[] r : bad) {
+      Files.writeString(records, record("d", "User_1") + "\n" + record(r[0], r[1]) + "\n");
+      CommandRun run = CommandRun.of("generate", "--access-records", records.toString(), "--profile", "grants",
+          "--out", out.toString());
+      assertEquals(Main.BAD_INPUT, run.code(), r[0] + " " + r[1] + ": " + run.err());
+      assertTrue(run.err().contains("records.jsonl:2: " + (r[0].equals("d") ? "user" : "db_id")) && run.err().contains("plain name"),
+          run.err());
+      try (var files = Files.walk(dir)) {
+        assertEquals(List.of(records), files.filter(Files::isRegularFile).toList(), r[0] + " " + r[1]);
+      }
+    }
+    Files.writeString(records, record("d", "User_1") + "\n");
+    CommandRun ok = CommandRun.of("generate", "--access-records", records.toString(), "--profile", "grants",
+        "--out", out.toString());
+    assertEquals(0, ok.code(), ok.err());
+    assertTrue(Files.isRegularFile(out.resolve("User_1/access.json")));
+  }
 }

@@ -156,6 +156,62 @@ class PostgresRefereeIT {
     }
   }
 
+  /**
+   * Where decide once departed from PostgreSQL: a GRANT on a quoted name of another case, one whose
+   * column list names a missing column, and a query's table of another schema. PostgreSQL runs each
+   * statement here (a failing one grants nothing) and answers each query; decide must agree.
+   */
+  @Test
+  void quotedNamesMissingColumnsAndOtherSchemasAreAsInPostgresql() throws Exception {
+    String ddl = "CREATE TABLE station (id bigint, name text, city text);\nCREATE TABLE status (station_id bigint, time text);";
+    Schema schema = rolepolicy.sql.TableDefinitions.schema("bike_1", ddl, "referee");
+    String role = "bike_1_User_1";
+    List<String> statements = List.of(
+        "GRANT USAGE ON SCHEMA bike_1 TO " + role,
+        "GRANT SELECT (name) ON bike_1.station TO " + role,
+        "GRANT SELECT ON \"bike_1\".\"Station\" TO " + role,
+        "GRANT SELECT (station_id, nosuch) ON bike_1.status TO " + role);
+    List<String> failed = new ArrayList<>();
+    try (Postgres pg = Postgres.embedded()) {
+      try (Connection admin = pg.connect()) {
+        Postgres.createSchema(admin, schema);
+        Postgres.createRoles(admin, List.of(role));
+        for (String statement : statements) {
+          try {
+            Postgres.execute(admin, statement);
+          } catch (java.sql.SQLException e) {
+            failed.add(e.getSQLState() + " " + statement);
+          }
+        }
+      }
+      // PostgreSQL: relation "bike_1.Station" does not exist; column "nosuch" of relation "status" does not exist
+      assertEquals(List.of("42P01 " + statements.get(2), "42703 " + statements.get(3)), failed);
+      AccessDecider decider = new AccessDecider(TestData.rules("grants"));
+      String grants = String.join(";\n", statements) + ";";
+      List<String> disagree = new ArrayList<>();
+      try (PrivilegeCheck check = new PrivilegeCheck(pg.connect(), 30)) {
+        for (String query : List.of("SELECT name FROM station", "SELECT city FROM station", "SELECT id FROM station",
+            "SELECT station_id FROM status", "SELECT count(*) FROM status")) {
+          String verdict = check.check("bike_1", role, query).verdict();
+          AccessRecord record = new AccessRecord(1, "bike_1", "User_1", "", query, grants, ddl, "");
+          String ours = decider.decide(record, "referee").decision();
+          if (!ours.equals(verdict)) {
+            disagree.add(query + ": PostgreSQL " + verdict + ", ours " + ours);
+          }
+        }
+        assertEquals(List.of(), disagree);
+        assertEquals(PrivilegeCheck.Answer.PERMIT, check.check("bike_1", role, "SELECT name FROM station").verdict());
+        // a table of another schema: PostgreSQL has no public.station, even for the owner
+        PrivilegeCheck.Answer other = check.check("bike_1", null, "SELECT name FROM public.station");
+        assertEquals(PrivilegeCheck.Answer.REJECTED + " 42P01", other.verdict() + " " + other.sqlState());
+        rolepolicy.io.InputException refused = org.junit.jupiter.api.Assertions.assertThrows(rolepolicy.io.InputException.class,
+            () -> decider.decide(new AccessRecord(1, "bike_1", "User_1", "", "SELECT name FROM public.station", grants, ddl, ""),
+                "referee"));
+        assertTrue(refused.getMessage().contains("unknown table public.station"), refused.getMessage());
+      }
+    }
+  }
+
   private static String abbreviate(String text) {
     return text.length() > 110 ? text.substring(0, 107) + "..." : text;
   }

@@ -39,6 +39,8 @@ class GrantsRulesTest {
   static final String STAR = "SELECT * reads every column of its tables";
   static final String TABLE_READ = "A table read needs at least one column the role may read";
   static final String REFUSE_READ = "Refuse a read of a column or table the role may not read";
+  static final String NO_TABLE = "A GRANT statement naming a table its database lacks grants nothing";
+  static final String NO_COLUMN = "A GRANT statement naming a column its table lacks grants nothing";
   static final String NO_CLAUSE_REWRITE = "No rule rewrites a column not granted in GROUP BY, HAVING or ORDER BY";
 
   private static final String DDL =
@@ -238,5 +240,42 @@ class GrantsRulesTest {
     PolicyLoop.Outcome replaced = outcome(USER_3, "SELECT docks_available FROM status");
     assertInstanceOf(rolepolicy.model.Answer.class, replaced.last().decision());
     assertEquals("R1", replaced.steps().get(0).step().rule().substring(0, 2));
+  }
+
+  @Test
+  @DisplayName(NO_TABLE)
+  void aGrantStatementNamingATableItsDatabaseLacksGrantsNothing() {
+    String usage = "GRANT USAGE ON SCHEMA bike_1 TO r; ";
+    // quoted, "Station" is not station: PostgreSQL says relation "bike_1.Station" does not exist
+    assertEquals("Hidden (" + NOT_GRANTED + ")", assigned(usage + "GRANT SELECT ON \"bike_1\".\"Station\" TO r", "r").get("station.name"));
+    // the whole statement fails: status, named beside a missing table, is not granted either
+    Map<String, String> both = assigned(usage + "GRANT SELECT ON bike_1.status, bike_1.nosuch TO r", "r");
+    assertEquals("Hidden (" + NOT_GRANTED + ")", both.get("status.time"));
+    // unquoted names fold, in any case; quoted lower-case names are the same names
+    assertEquals("Public (" + GRANTED_IN_SCHEMA + ")", assigned(usage + "GRANT SELECT ON BIKE_1.Station TO r", "r").get("station.name"));
+    assertEquals("Public (" + GRANTED_IN_SCHEMA + ")",
+        assigned("GRANT USAGE ON SCHEMA \"bike_1\" TO r; GRANT SELECT ON \"bike_1\".\"station\" TO r", "r").get("station.name"));
+    // decide: the quoted grant reads nothing
+    assertEquals(AccessDecision.DENY, decide("GRANT USAGE ON SCHEMA bike_1 TO bike_1_User_3;"
+        + " GRANT SELECT ON \"bike_1\".\"Station\" TO bike_1_User_3", "SELECT name FROM station").decision());
+  }
+
+  @Test
+  @DisplayName(NO_COLUMN)
+  void aGrantStatementNamingAColumnItsTableLacksGrantsNothing() {
+    // PostgreSQL: column "nosuch" of relation "station" does not exist, and id is not granted either
+    Map<String, String> policies = assigned("GRANT USAGE ON SCHEMA bike_1 TO r; GRANT SELECT (id, nosuch) ON bike_1.station TO r;"
+        + " GRANT SELECT (time) ON bike_1.status TO r", "r");
+    assertEquals("Hidden (" + NOT_GRANTED + ")", policies.get("station.id"));
+    assertEquals("Public (" + GRANTED_IN_SCHEMA + ")", policies.get("status.time")); // another statement, on the same line
+    // a quoted column name keeps its case: "Name" is not name
+    Map<String, String> quoted = assigned("GRANT USAGE ON SCHEMA bike_1 TO r; GRANT SELECT (\"Name\", city) ON bike_1.station TO r", "r");
+    assertEquals("Hidden (" + NOT_GRANTED + ")", quoted.get("station.city"));
+    assertEquals("Public (" + GRANTED_IN_SCHEMA + ")",
+        assigned("GRANT USAGE ON SCHEMA bike_1 TO r; GRANT SELECT (\"name\", CITY) ON bike_1.station TO r", "r").get("station.city"));
+    AccessDecision d = decide("GRANT USAGE ON SCHEMA bike_1 TO bike_1_User_3;"
+        + " GRANT SELECT (name, nosuch) ON bike_1.station TO bike_1_User_3", "SELECT name FROM station");
+    assertEquals(AccessDecision.DENY, d.decision());
+    assertEquals("name", d.column());
   }
 }

@@ -46,6 +46,16 @@ class GrantStatementsTest {
   }
 
   @Test
+  void aGrantOfRoleMembershipIsRefusedByNameNotAsAMissingOn() {
+    assertEquals("f:2: GRANT role TO role (membership in a role) is not supported: grant the privileges themselves,"
+            + " GRANT SELECT ... ON table TO role",
+        assertThrows(SqlAnalysisException.class, () -> read("GRANT USAGE ON SCHEMA s TO r;\nGRANT analyst TO bob;")).getMessage());
+    assertEquals("f:1: GRANT role TO role (membership in a role) is not supported: grant the privileges themselves,"
+            + " GRANT SELECT ... ON table TO role",
+        assertThrows(SqlAnalysisException.class, () -> read("GRANT analyst, auditor TO bob WITH ADMIN OPTION")).getMessage());
+  }
+
+  @Test
   void spiderAcsSchemaTextIsReadLeniently() {
     Schema schema = TableDefinitions.schema("orchestra",
         "CREATE TABLE performance (performance_id bigint, official_ratings_(millions) double precision, "
