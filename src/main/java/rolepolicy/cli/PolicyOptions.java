@@ -9,7 +9,9 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 import rolepolicy.db.Postgres;
 import rolepolicy.db.PostgresGrants;
 import rolepolicy.model.Grant;
@@ -26,6 +28,8 @@ import rolepolicy.spider.OverridesReader;
  */
 final class PolicyOptions extends RulesOption {
   static final Path DEFAULT_OVERRIDES = Path.of("data", "overrides.json");
+
+  @Spec(Spec.Target.MIXEE) CommandSpec mixee;
 
   @Option(names = "--grants", paramLabel = "FILE",
       description = "GRANT statements whose privileges for --grant-role are the policies (profile grants; docs/profiles.md).")
@@ -72,10 +76,11 @@ final class PolicyOptions extends RulesOption {
   }
 
   private List<Grant> liveGrants() {
+    String shown = Postgres.redacted(grantsFrom);
     try (Connection connection = Postgres.at(grantsFrom).connect()) {
-      return PostgresGrants.read(connection, grantRole, grantsFrom);
+      return PostgresGrants.read(connection, grantRole, shown, w -> mixee.commandLine().getErr().println("warning: " + w));
     } catch (SQLException e) {
-      throw new InputException(grantsFrom + ": cannot read the privileges of " + grantRole + ": " + e.getMessage(), e);
+      throw new InputException(shown + ": cannot read the privileges of " + grantRole + ": " + e.getMessage(), e);
     }
   }
 
