@@ -164,6 +164,16 @@ public final class Postgres implements AutoCloseable {
     return new Postgres(null, null, null, url);
   }
 
+  /** The embedded server's folder (cluster and, without the cache, binaries). */
+  Path folder() {
+    return work;
+  }
+
+  /** The watchdog process of the embedded server. */
+  ProcessHandle watchdog() {
+    return watchdog.toHandle();
+  }
+
   public String url() {
     return url;
   }
