@@ -54,12 +54,14 @@ public final class DecideBench {
 
   public int run(Postgres pg, PrintWriter w) throws Exception {
     Scratch scratch = new Scratch(pg);
-    RunTemp.register(scratch, scratch::dropQuietly, "its schemas and roles " + scratch.prefix + "* in PostgreSQL were dropped");
+    if (!pg.isEmbedded()) { // the embedded server's cluster goes as a whole
+      RunTemp.register(scratch, scratch::dropQuietly, "its schemas and roles " + scratch.prefix + "* in PostgreSQL were dropped");
+    }
     try {
       return run(pg, scratch, w);
     } finally {
       RunTemp.forget(scratch);
-      scratch.drop();
+      scratch.dropQuietly();
     }
   }
 
@@ -127,7 +129,7 @@ public final class DecideBench {
         Schema schema = TableDefinitions.schema(r.dbId(), r.schemaDdl(), where);
         List<Grant> grants = GrantStatements.parse(r.accessPolicySql(), where);
         Set<String> roles = new LinkedHashSet<>();
-        roles.add(r.role().toLowerCase(Locale.ROOT));
+        records.stream().filter(o -> o.dbId().equals(r.dbId())).forEach(o -> roles.add(o.role().toLowerCase(Locale.ROOT)));
         grants.stream().map(Grant::grantee).filter(g -> !g.equals("public")).forEach(roles::add);
         try {
           scratch.createSchema(admin, r.dbId(), schema);

@@ -174,6 +174,11 @@ public final class Postgres implements AutoCloseable {
     return watchdog.toHandle();
   }
 
+  /** Whether this is the server started here. */
+  public boolean isEmbedded() {
+    return embedded != null;
+  }
+
   public String url() {
     return url;
   }
