@@ -193,6 +193,8 @@ public final class DecideBench {
       synchronized (this) {
         roles.add(name);
       }
+      // a role with CREATEROLE that is no superuser may SET ROLE only to a role it is a member of
+      Postgres.execute(admin, "GRANT " + Postgres.quote(name) + " TO CURRENT_USER");
     }
 
     private String named(String name) {

@@ -50,7 +50,8 @@ class BenchDecidePgUrlIT {
           + "CREATE TABLE public.station (id int); INSERT INTO public.station VALUES (3);"
           + "CREATE SCHEMA store_1; CREATE TABLE store_1.invoices (id int); INSERT INTO store_1.invoices VALUES (42);"
           + "CREATE ROLE \"store_1_user_1\" NOLOGIN; GRANT SELECT ON public.store_1 TO store_1_user_1;"
-          + "CREATE ROLE nobody LOGIN PASSWORD '" + PASSWORD + "'");
+          + "CREATE ROLE nobody LOGIN PASSWORD '" + PASSWORD + "';"
+          + "CREATE ROLE maker LOGIN CREATEROLE; GRANT CREATE ON DATABASE postgres TO maker");
     }
     // records of two databases, and those of one copied as a database named public
     List<String> lines = new ArrayList<>();
@@ -91,6 +92,16 @@ class BenchDecidePgUrlIT {
     assertTrue(run.out().contains("agreement: decide with PostgreSQL 120 of 120"), run.out());
     assertFalse((run.out() + run.err()).contains(PASSWORD), run.out() + run.err());
     assertTrue(run.out().contains("password=***"), run.out());
+  }
+
+  @Test
+  void aRoleWithCreateroleThatIsNoSuperuserWorksToo() throws Exception {
+    String before = dump();
+    CommandRun run = CommandRun.of("bench-decide", records.toString(), "--pg-url", url("maker"),
+        "--runs", "1", "--warmup", "0", "--threads", "1");
+    assertEquals(0, run.code(), run.err());
+    assertTrue(run.out().contains("agreement: decide with PostgreSQL 120 of 120"), run.out());
+    assertEquals(before, dump());
   }
 
   @Test
