@@ -167,37 +167,45 @@ public final class DecideBench {
   /**
    * The schemas and roles this run made in PostgreSQL, all named with a prefix of its own ({@code
    * rolepolicy_<random>_}): none of another's is touched, as a name taken makes CREATE fail; all
-   * are dropped at the end, on failure and on Ctrl-C too.
+   * are dropped at the end, on failure and on Ctrl-C too (waiting for a step under way; none begins after).
    */
   static final class Scratch {
     final String prefix = "rolepolicy_" + Long.toHexString(new SecureRandom().nextLong() & 0xffffffffffL) + "_";
     private final Postgres pg;
     private final List<String> schemas = new ArrayList<>();
     private final List<String> roles = new ArrayList<>();
+    /** Set by {@link #drop}: a step that makes something runs under this object's lock, and none after. */
+    private boolean dropped;
 
     Scratch(Postgres pg) {
       this.pg = pg;
     }
 
-    void createSchema(Connection admin, String dbId, Schema schema) throws SQLException {
+    synchronized void createSchema(Connection admin, String dbId, Schema schema) throws SQLException {
       String name = named(dbId);
-      Postgres.createSchema(admin, name, schema);
-      synchronized (this) {
-        schemas.add(name);
+      try {
+        Postgres.createSchema(admin, name, schema);
+      } catch (SQLException e) {
+        if (!"42P06".equals(e.getSQLState())) { // not duplicate_schema: it may be made, without all its tables
+          schemas.add(name);
+        }
+        throw e;
       }
+      schemas.add(name);
     }
 
-    void createRole(Connection admin, String role) throws SQLException {
+    synchronized void createRole(Connection admin, String role) throws SQLException {
       String name = named(role);
       Postgres.execute(admin, "CREATE ROLE " + Postgres.quote(name) + " NOLOGIN");
-      synchronized (this) {
-        roles.add(name);
-      }
+      roles.add(name);
       // a role with CREATEROLE that is no superuser may SET ROLE only to a role it is a member of
       Postgres.execute(admin, "GRANT " + Postgres.quote(name) + " TO CURRENT_USER");
     }
 
     private String named(String name) {
+      if (dropped) { // the run is stopping: nothing is made after the drop
+        throw new IllegalStateException("bench-decide is stopping");
+      }
       String named = prefix + name.toLowerCase(Locale.ROOT);
       if (named.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > 63) {
         throw new InputException("bench-decide: the name " + name + " is too long for PostgreSQL (63 bytes) with the prefix " + prefix);
@@ -206,6 +214,7 @@ public final class DecideBench {
     }
 
     synchronized void drop() throws SQLException {
+      dropped = true;
       if (schemas.isEmpty() && roles.isEmpty()) {
         return;
       }

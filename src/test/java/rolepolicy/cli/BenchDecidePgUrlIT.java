@@ -116,6 +116,49 @@ class BenchDecidePgUrlIT {
     assertEquals(before, dump());
   }
 
+  @Test
+  void aFailureHalfwayThroughTheSetUpLeavesTheDatabaseAsItWas() throws Exception {
+    List<String> lines = new ArrayList<>(Files.readAllLines(records));
+    ObjectNode other = (ObjectNode) DatasetWriter.JSON.readTree(lines.get(lines.size() - 1));
+    other.put("access_policy_sql", "GRANT USAGE ON SCHEMA store_1 TO store_1_User_9");
+    lines.add(DatasetWriter.JSON.writeValueAsString(other));
+    Path failing = Files.write(dir.resolve("failing.jsonl"), lines);
+    String before = dump();
+    CommandRun run = CommandRun.of("bench-decide", failing.toString(), "--pg-url", url("postgres"),
+        "--runs", "1", "--warmup", "0", "--threads", "1");
+    assertEquals(1, run.code(), run.err());
+    assertTrue(run.err().contains("database store_1 comes with another schema or other GRANTs"), run.err());
+    assertEquals(before, dump());
+  }
+
+  @Test
+  void aRunStoppedHalfwayLeavesTheDatabaseAsItWas() throws Exception {
+    String before = dump();
+    Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp", System.getProperty("java.class.path"), Main.class.getName(), "bench-decide", records.toString(),
+        "--pg-url", url("postgres"), "--runs", "100000", "--warmup", "0", "--threads", "1")
+        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+        .redirectError(dir.resolve("stopped.err").toFile())
+        .start();
+    try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+      // waits until its schemas are there (as long as the child runs: a child that ends fails below)
+      while (child.isAlive()) {
+        try (ResultSet r = s.executeQuery("SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'rolepolicy\\_%'")) {
+          r.next();
+          if (r.getInt(1) == 3) {
+            break;
+          }
+        }
+        Thread.onSpinWait();
+      }
+    }
+    assertTrue(child.isAlive(), "bench-decide ended before it was stopped: " + Files.readString(dir.resolve("stopped.err")));
+    child.destroy(); // SIGTERM: the shutdown hooks run
+    child.waitFor();
+    assertTrue(Files.readString(dir.resolve("stopped.err")).contains("were dropped"), Files.readString(dir.resolve("stopped.err")));
+    assertEquals(before, dump());
+  }
+
   /** The database's catalog (schemas, relations, columns, owners, privileges, roles) and every row of its tables. */
   private static String dump() throws SQLException {
     StringBuilder out = new StringBuilder();
