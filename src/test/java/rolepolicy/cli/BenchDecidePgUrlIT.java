@@ -141,15 +141,17 @@ class BenchDecidePgUrlIT {
         .redirectError(dir.resolve("stopped.err").toFile())
         .start();
     try (Connection c = pg.connect(); Statement s = c.createStatement()) {
-      // waits until its schemas are there (as long as the child runs: a child that ends fails below)
+      // polls until its schemas are there, while the child runs (one that ends fails below), for at most 5 minutes
+      long giveUp = System.nanoTime() + 300_000_000_000L;
       while (child.isAlive()) {
+        assertTrue(System.nanoTime() < giveUp, "bench-decide made no schemas of its own");
         try (ResultSet r = s.executeQuery("SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'rolepolicy\\_%'")) {
           r.next();
           if (r.getInt(1) == 3) {
             break;
           }
         }
-        Thread.onSpinWait();
+        Thread.sleep(50);
       }
     }
     assertTrue(child.isAlive(), "bench-decide ended before it was stopped: " + Files.readString(dir.resolve("stopped.err")));
