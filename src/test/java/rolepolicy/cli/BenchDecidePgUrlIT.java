@@ -140,19 +140,24 @@ class BenchDecidePgUrlIT {
         .redirectOutput(ProcessBuilder.Redirect.DISCARD)
         .redirectError(dir.resolve("stopped.err").toFile())
         .start();
-    try (Connection c = pg.connect(); Statement s = c.createStatement()) {
-      // polls until its schemas are there, while the child runs (one that ends fails below), for at most 5 minutes
-      long giveUp = System.nanoTime() + 300_000_000_000L;
-      while (child.isAlive()) {
-        assertTrue(System.nanoTime() < giveUp, "bench-decide made no schemas of its own");
-        try (ResultSet r = s.executeQuery("SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'rolepolicy\\_%'")) {
-          r.next();
-          if (r.getInt(1) == 3) {
-            break;
+    try {
+      try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+        // polls until its schemas are there, while the child runs (one that ends fails below), for at most 5 minutes
+        long giveUp = System.nanoTime() + 300_000_000_000L;
+        while (child.isAlive()) {
+          assertTrue(System.nanoTime() < giveUp, "bench-decide made no schemas of its own");
+          try (ResultSet r = s.executeQuery("SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'rolepolicy\\_%'")) {
+            r.next();
+            if (r.getInt(1) == 3) {
+              break;
+            }
           }
+          Thread.sleep(50);
         }
-        Thread.sleep(50);
       }
+    } catch (Throwable t) {
+      child.destroyForcibly();
+      throw t;
     }
     assertTrue(child.isAlive(), "bench-decide ended before it was stopped: " + Files.readString(dir.resolve("stopped.err")));
     child.destroy(); // SIGTERM: the shutdown hooks run
