@@ -32,7 +32,7 @@ public final class BenchDecideCommand implements Callable<Integer> {
 
   @Mixin RulesOption rules;
 
-  @Option(names = "--pg-url", paramLabel = "JDBC_URL", description = "A PostgreSQL to use instead of starting one; its schemas named like the records' databases are replaced.")
+  @Option(names = "--pg-url", paramLabel = "JDBC_URL", description = "A PostgreSQL to use instead of starting one; bench-decide works in schemas and roles of its own there (rolepolicy_<random>_*), dropped at the end.")
   String pgUrl;
 
   @Option(names = "--threads", paramLabel = "N", description = "Threads of decide, and PostgreSQL connections (default: the number of cores).")
@@ -53,7 +53,7 @@ public final class BenchDecideCommand implements Callable<Integer> {
     DecideBench bench = new DecideBench(AccessRecords.read(records), records.toString(),
         RuleBase.load(rules.ruleSet()), n, runs, warmup);
     try (Postgres pg = pgUrl != null ? Postgres.at(pgUrl) : Postgres.embedded()) {
-      return bench.run(pg, pgUrl != null ? pgUrl : "embedded", spec.commandLine().getOut());
+      return bench.run(pg, spec.commandLine().getOut());
     }
   }
 }

@@ -99,10 +99,12 @@ final class PolicyOptions extends RulesOption {
   }
 
   private List<Grant> liveGrants() {
+    String shown = Postgres.redacted(grantsFrom);
     try (Connection connection = Postgres.at(grantsFrom).connect()) {
-      return PostgresGrants.read(connection, GrantStatements.identifier(grantRole), grantsFrom);
+      return PostgresGrants.read(connection, GrantStatements.identifier(grantRole), shown,
+          w -> command.commandLine().getErr().println("warning: " + w));
     } catch (SQLException e) {
-      throw new InputException(grantsFrom + ": cannot read the privileges of " + grantRole + ": " + e.getMessage(), e);
+      throw new InputException(shown + ": cannot read the privileges of " + grantRole + ": " + e.getMessage(), e);
     }
   }
 

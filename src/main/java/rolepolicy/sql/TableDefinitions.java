@@ -68,7 +68,7 @@ public final class TableDefinitions {
           }
           continue;
         }
-        int end = text.startsWith("\"") ? closingQuote(text) + 1 : firstSpace(text);
+        int end = text.startsWith("\"") ? closingQuote(text) + 1 : nameEnd(text);
         String name = name(text.substring(0, end));
         String rest = text.substring(end).strip();
         if (rest.isEmpty()) {
@@ -104,6 +104,30 @@ public final class TableDefinitions {
       }
     }
     return first;
+  }
+
+  /** PostgreSQL's type names as Spider-AC's schema_ddl writes them, with any length, precision or array. */
+  private static final Pattern TYPE = Pattern.compile("(?i)(bigint|int[248]?|integer|smallint|real|float[48]?"
+      + "|double\\s+precision|numeric|decimal|text|varchar|character\\s+varying|character|char|boolean|bool|date"
+      + "|time|timestamp|timestamptz|bytea|json|jsonb|uuid)(\\s*\\([\\d\\s,]*\\))?"
+      + "(\\s+with(out)?\\s+time\\s+zone)?(\\s*\\[\\])?");
+
+  /**
+   * Where an unquoted column name ends: before the first word from which the rest (up to its
+   * constraints) is a type name, so a name written with spaces unquoted ({@code home town text}) is
+   * read whole; else at the first space.
+   */
+  private static int nameEnd(String text) {
+    for (int i = firstSpace(text); i < text.length(); i++) {
+      if (Character.isWhitespace(text.charAt(i - 1)) && !Character.isWhitespace(text.charAt(i))) {
+        String rest = text.substring(i);
+        String type = rest.substring(0, firstConstraint(rest.toUpperCase(Locale.ROOT))).strip();
+        if (TYPE.matcher(type).matches()) {
+          return text.substring(0, i).stripTrailing().length();
+        }
+      }
+    }
+    return firstSpace(text);
   }
 
   private static int firstSpace(String text) {

@@ -85,6 +85,29 @@ class GrantsWithPostgresIT {
   }
 
   @Test
+  void grantsFromAsARoleThatCannotSeeTheGrantsOfAnotherReadsThemAnotherWay() throws Exception {
+    String statements = PaperUsersAccess.mixed(TestData.schemas(), "viewer");
+    Path file = dir.resolve("viewer.sql");
+    Files.writeString(file, statements, StandardCharsets.UTF_8);
+    try (Connection admin = pg.connect()) {
+      Postgres.createRoles(admin, List.of("viewer"));
+      Postgres.execute(admin, statements + ";CREATE ROLE reader LOGIN");
+    }
+    String spider = TestData.spiderDir().toString();
+    CommandRun fromFile = CommandRun.of("generate", "--spider", spider, "--splits", "dev", "--profile", "grants",
+        "--grants", file.toString(), "--grant-role", "viewer", "--out", dir.resolve("viewer-file").toString());
+    assertEquals(0, fromFile.code(), fromFile.err());
+    String asReader = pg.url().replaceFirst("\\?.*", "") + "?user=reader";
+    CommandRun fromServer = CommandRun.of("generate", "--spider", spider, "--splits", "dev", "--profile", "grants",
+        "--grants-from", asReader, "--grant-role", "viewer", "--out", dir.resolve("viewer-server").toString());
+    assertEquals(0, fromServer.code(), fromServer.err());
+    assertEquals(contents(dir.resolve("viewer-file/policies")), contents(dir.resolve("viewer-server/policies")));
+    assertEquals(Files.readString(dir.resolve("viewer-file/dev.json")), Files.readString(dir.resolve("viewer-server/dev.json")));
+    assertTrue(fromServer.err().contains("warning: " + asReader + ": role reader cannot see the privileges granted to viewer"),
+        fromServer.err());
+  }
+
+  @Test
   void exportGrantsOfAPublicHiddenProfileGivesPostgresqlsDecisions() throws Exception {
     Path rules = dir.resolve("rules");
     copy(TestData.rulesDir(), rules);

@@ -68,4 +68,14 @@ class GrantStatementsTest {
     assertEquals("f: column t.a is defined twice",
         assertThrows(SqlAnalysisException.class, () -> TableDefinitions.schema("d", "CREATE TABLE t (a int, A text)", "f")).getMessage());
   }
+
+  @Test
+  void unquotedColumnNamesThatAreNotIdentifiersAreReadWhole() {
+    Schema schema = TableDefinitions.schema("perpetrator",
+        "CREATE TABLE people (people_id bigint, home town text, %_change_2007 text, 18_49_rating_share double precision,"
+            + " eg agree objectives text NOT NULL, start date timestamp without time zone, weight numeric(5, 2));", "f");
+    assertEquals(List.of("people_id: bigint", "home town: text", "%_change_2007: text", "18_49_rating_share: double precision",
+            "eg agree objectives: text", "start date: timestamp without time zone", "weight: numeric(5, 2)"),
+        schema.realColumns().stream().map(c -> c.name() + ": " + c.type()).toList());
+  }
 }
