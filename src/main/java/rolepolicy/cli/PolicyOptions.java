@@ -99,7 +99,7 @@ final class PolicyOptions extends RulesOption {
   }
 
   private List<Grant> liveGrants() {
-    String shown = Postgres.redacted(grantsFrom);
+    String shown = rolepolicy.io.Secrets.redact(grantsFrom);
     try (Connection connection = Postgres.at(grantsFrom).connect()) {
       return PostgresGrants.read(connection, GrantStatements.identifier(grantRole), shown,
           w -> command.commandLine().getErr().println("warning: " + w));

@@ -18,6 +18,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 import rolepolicy.cache.CacheFolder;
 import rolepolicy.io.InputException;
+import rolepolicy.io.Secrets;
 import rolepolicy.io.OwnedFolder;
 import rolepolicy.io.RunTemp;
 import rolepolicy.spider.Schema;
@@ -159,7 +160,7 @@ public final class Postgres implements AutoCloseable {
   /** The server at a JDBC URL ({@code jdbc:postgresql://host:port/db?user=…}). */
   public static Postgres at(String url) {
     if (!url.startsWith("jdbc:postgresql:")) {
-      throw new InputException(redacted(url) + ": not a PostgreSQL JDBC URL (jdbc:postgresql://host:port/database?user=NAME)");
+      throw new InputException(Secrets.redact(url) + ": not a PostgreSQL JDBC URL (jdbc:postgresql://host:port/database?user=NAME)");
     }
     return new Postgres(null, null, null, url);
   }
@@ -187,19 +188,13 @@ public final class Postgres implements AutoCloseable {
     try {
       return DriverManager.getConnection(url);
     } catch (SQLException e) {
-      throw new InputException(redacted(url) + ": cannot connect: " + redacted(String.valueOf(e.getMessage())), e);
+      throw new InputException(Secrets.redact(url) + ": cannot connect: " + Secrets.redact(String.valueOf(e.getMessage())), e);
     }
   }
 
-  /** The URL as it may be shown: a password in its user information or parameters replaced by {@code ***}. */
-  public static String redacted(String url) {
-    return url.replaceAll("(//[^/@:?#]*:)[^/@?#]*@", "$1***@")
-        .replaceAll("(?i)([?&;]password=)[^&;#]*", "$1***");
-  }
-
-  /** The URL as it may be shown ({@link #redacted}), or "embedded" for the server started here. */
+  /** The URL as it may be shown ({@link Secrets#redact}), or "embedded" for the server started here. */
   public String shown() {
-    return embedded != null ? "embedded" : redacted(url);
+    return embedded != null ? "embedded" : Secrets.redact(url);
   }
 
   /**

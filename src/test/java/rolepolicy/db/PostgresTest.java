@@ -11,12 +11,12 @@ import rolepolicy.io.InputException;
 class PostgresTest {
   @Test
   void aPasswordInAJdbcUrlIsRedacted() {
-    assertEquals("jdbc:postgresql://ana:***@db:5432/spider?ssl=true",
-        Postgres.redacted("jdbc:postgresql://ana:s3cret@db:5432/spider?ssl=true"));
-    assertEquals("jdbc:postgresql://db/spider?user=ana&password=***&ssl=true",
-        Postgres.redacted("jdbc:postgresql://db/spider?user=ana&password=s3cret&ssl=true"));
-    assertEquals("jdbc:postgresql://db/spider?PASSWORD=***", Postgres.redacted("jdbc:postgresql://db/spider?PASSWORD=s3cret"));
-    assertEquals("jdbc:postgresql://db/spider?user=ana", Postgres.redacted("jdbc:postgresql://db/spider?user=ana"));
+    assertEquals("jdbc:postgresql://ana:[redacted]@db:5432/spider?ssl=true",
+        rolepolicy.io.Secrets.redact("jdbc:postgresql://ana:s3cret@db:5432/spider?ssl=true"));
+    assertEquals("jdbc:postgresql://db/spider?user=ana&password=[redacted]&ssl=true",
+        rolepolicy.io.Secrets.redact("jdbc:postgresql://db/spider?user=ana&password=s3cret&ssl=true"));
+    assertEquals("jdbc:postgresql://db/spider?PASSWORD=[redacted]", rolepolicy.io.Secrets.redact("jdbc:postgresql://db/spider?PASSWORD=s3cret"));
+    assertEquals("jdbc:postgresql://db/spider?user=ana", rolepolicy.io.Secrets.redact("jdbc:postgresql://db/spider?user=ana"));
   }
 
   @Test
