@@ -1,8 +1,5 @@
 package rolepolicy.engine;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -21,7 +18,6 @@ import org.kie.api.builder.KieFileSystem;
 import org.kie.api.builder.Message;
 import org.kie.api.builder.ReleaseId;
 import rolepolicy.cache.CacheFolder;
-import rolepolicy.io.InputException;
 
 /** Compiles the {@code .drl} files of a rules folder, at run time, into one KieBase. */
 public final class RuleBase {
@@ -90,11 +86,7 @@ public final class RuleBase {
     Map<String, Path> paths = new LinkedHashMap<>();
     for (Path file : ruleFiles(rules)) {
       paths.put(file.getFileName().toString(), file);
-      try {
-        texts.put(file.getFileName().toString(), Files.readString(file));
-      } catch (IOException e) {
-        throw new InputException(file + ": cannot read rule file (" + InputException.reason(file, e) + ")", e);
-      }
+      texts.put(file.getFileName().toString(), rolepolicy.io.SmallText.read(file, "rule file"));
     }
     String key = cache == null ? null : RuleCache.key(texts);
     KieBase cached = key == null ? null : RuleCache.read(cache, key);
