@@ -151,6 +151,18 @@ public final class RuleBase {
     return (path == null ? file : path.toString()) + ": rule \"" + rule.getName() + "\"";
   }
 
+  /**
+   * Rules {@code base} lacks, as a {@link RuleFileException} naming the file that holds them in the
+   * shipped rules ({@code file}) where the rule set has it, else the folder without it.
+   */
+  static RuleFileException lacking(KieBase base, String file, String what) {
+    Map<String, Path> files = FILES.get(base);
+    Path path = files == null ? null : files.get(file);
+    Path folder = files == null || files.isEmpty() ? null : files.values().iterator().next().getParent();
+    String where = path != null ? path.toString() : folder == null ? file : folder + " (no " + file + ")";
+    return new RuleFileException(where + ": " + what);
+  }
+
   private static String fileOf(org.kie.api.definition.rule.Rule rule) {
     // the rule's resource is on Drools' implementation class, not its API
     String source = String.valueOf(call(call(rule, "getResource"), "getSourcePath"));
