@@ -70,9 +70,15 @@ public final class EvaluateCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     List<String> profiles = List.of(ruleFiles.profile.split(",", -1));
+    if (!spec.commandLine().getParseResult().hasMatchedOption("--dataset")
+        && !profiles.get(0).equals(RuleSet.DEFAULT_PROFILE)) {
+      // the profile's own dataset, where generate --profile P writes it by default
+      data.dataset = datasetOf(profiles.get(0), RuleSet.DEFAULT_PROFILE);
+    }
     if (profiles.size() > 1) {
       return underEachProfile(profiles);
     }
+    checkProfile(profiles.get(0), data.dataset);
     OutputGuard.current().checkFiles(out, Evaluation.METRICS, Evaluation.PER_QUESTION);
     if (databases.dir != null && !Files.isDirectory(databases.dir)) {
       throw new InputException(databases.dir + ": database folder not found");
@@ -153,6 +159,7 @@ public final class EvaluateCommand implements Callable<Integer> {
     for (String profile : profiles) {
       new RuleSet(ruleFiles.rules, profile).files();
       datasets.put(profile, profile.equals(profiles.get(0)) ? data.dataset : datasetOf(profile, profiles.get(0)));
+      checkProfile(profile, datasets.get(profile));
       OutputGuard.current().checkFiles(out.resolve(profile), Evaluation.METRICS, Evaluation.PER_QUESTION);
     }
     var schemas = SchemaReader.read(schemaFile.tables);
@@ -206,6 +213,18 @@ public final class EvaluateCommand implements Callable<Integer> {
           + " writes it there by default)");
     }
     return shown;
+  }
+
+  /** Refuses a dataset whose folder records another profile than the one it is scored under. */
+  private void checkProfile(String profile, Path dataset) {
+    String made = rolepolicy.generate.DatasetProfile.of(dataset);
+    if (!made.equals(profile)) {
+      throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--profile " + profile + ": " + dataset
+          + " was generated under profile " + made + " (" + (made.equals(RuleSet.DEFAULT_PROFILE)
+              ? "its folder has no " : "its ") + rolepolicy.generate.DatasetProfile.FILE
+          + "); give --dataset a split of profile " + profile + " (generate --profile " + profile + " writes data/"
+          + profile + "/)");
+    }
   }
 
   private static Path folderOf(Path path) {

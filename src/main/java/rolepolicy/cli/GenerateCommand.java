@@ -200,6 +200,7 @@ public final class GenerateCommand implements Callable<Integer> {
         }
       }
       DatasetGenerator.writePolicies(policies, out, output);
+      rolepolicy.generate.DatasetProfile.write(out, policy.profile, output);
       output.commit();
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -117,8 +117,8 @@ public final class PolicyAssigner {
     Map<SchemaColumn, AssignedPolicy> assigned = new HashMap<>();
     for (AssignedPolicy a : Sessions.only(after, AssignedPolicy.class)) {
       if (assigned.putIfAbsent(a.column(), a) != null) {
-        throw new IllegalStateException(
-            "the policy rules assign two policies to " + schema.dbId() + " " + a.column().key());
+        throw sessions.lacking("policy.drl", "the policy rules assign two policies to column " + a.column().key()
+            + " of database " + schema.dbId() + "; each column needs exactly one AssignedPolicy");
       }
     }
     Map<SchemaColumn, OverriddenPolicy> overridden = new HashMap<>();
@@ -137,8 +137,8 @@ public final class PolicyAssigner {
     for (SchemaColumn column : schema.realColumns()) {
       AssignedPolicy auto = assigned.get(column);
       if (auto == null) {
-        throw new IllegalStateException(
-            "the policy rules assign no policy to " + schema.dbId() + " " + column.key());
+        throw sessions.lacking("policy.drl", "the policy rules assign no policy to column " + column.key()
+            + " of database " + schema.dbId() + "; each column needs exactly one AssignedPolicy (agenda-group \"policy\")");
       }
       OverriddenPolicy o = overridden.get(column);
       LayeredPolicy layer = layered.get(column);

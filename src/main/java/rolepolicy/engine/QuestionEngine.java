@@ -55,8 +55,8 @@ public final class QuestionEngine {
     List<Object> after = sessions.fire(facts, audit, stage);
     List<Decision> decisions = Sessions.only(after, Decision.class);
     if (decisions.size() != 1) {
-      throw new IllegalStateException(
-          "the rewrite rules reached " + decisions.size() + " decisions (expected 1) at " + stage);
+      throw sessions.lacking("rewrites.drl", "the rewrite rules reached " + decisions.size()
+          + " decisions at " + stage + "; each question needs exactly one Decision (ANSWER, REWRITE or REFUSE)");
     }
     List<NegativeEdit> negatives = Sessions.only(after, NegativeEdit.class);
     if (negatives.size() > 1) {

@@ -1,8 +1,5 @@
 package rolepolicy.engine;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -21,7 +18,6 @@ import org.kie.api.builder.KieFileSystem;
 import org.kie.api.builder.Message;
 import org.kie.api.builder.ReleaseId;
 import rolepolicy.cache.CacheFolder;
-import rolepolicy.io.InputException;
 
 /** Compiles the {@code .drl} files of a rules folder, at run time, into one KieBase. */
 public final class RuleBase {
@@ -90,11 +86,7 @@ public final class RuleBase {
     Map<String, Path> paths = new LinkedHashMap<>();
     for (Path file : ruleFiles(rules)) {
       paths.put(file.getFileName().toString(), file);
-      try {
-        texts.put(file.getFileName().toString(), Files.readString(file));
-      } catch (IOException e) {
-        throw new InputException(file + ": cannot read rule file (" + InputException.reason(file, e) + ")", e);
-      }
+      texts.put(file.getFileName().toString(), rolepolicy.io.SmallText.read(file, "rule file"));
     }
     String key = cache == null ? null : RuleCache.key(texts);
     KieBase cached = key == null ? null : RuleCache.read(cache, key);
@@ -157,6 +149,18 @@ public final class RuleBase {
     Map<String, Path> files = FILES.get(base);
     Path path = files == null ? null : files.get(file);
     return (path == null ? file : path.toString()) + ": rule \"" + rule.getName() + "\"";
+  }
+
+  /**
+   * Rules {@code base} lacks, as a {@link RuleFileException} naming the file that holds them in the
+   * shipped rules ({@code file}) where the rule set has it, else the folder without it.
+   */
+  static RuleFileException lacking(KieBase base, String file, String what) {
+    Map<String, Path> files = FILES.get(base);
+    Path path = files == null ? null : files.get(file);
+    Path folder = files == null || files.isEmpty() ? null : files.values().iterator().next().getParent();
+    String where = path != null ? path.toString() : folder == null ? file : folder + " (no " + file + ")";
+    return new RuleFileException(where + ": " + what);
   }
 
   private static String fileOf(org.kie.api.definition.rule.Rule rule) {

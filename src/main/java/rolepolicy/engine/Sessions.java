@@ -75,6 +75,11 @@ final class Sessions {
     }
   }
 
+  /** {@link RuleBase#lacking} of this rule base. */
+  RuleFileException lacking(String file, String what) {
+    return RuleBase.lacking(base, file, what);
+  }
+
   private static String about() {
     String subject = RuleLimits.subject();
     return subject == null ? "" : subject + ": ";

@@ -1,8 +1,5 @@
 package rolepolicy.llm;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -31,12 +28,7 @@ public final class PromptTemplate {
 
   /** Reads a template; every placeholder must be one of {@code known}. */
   public static PromptTemplate read(Path file, Set<String> known) {
-    String text;
-    try {
-      text = Files.readString(file, StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new InputException(file + ": cannot read the prompt template (" + InputException.reason(file, e) + ")", e);
-    }
+    String text = rolepolicy.io.SmallText.read(file, "prompt template");
     List<String> lines = text.lines().toList();
     for (int i = 0; i < lines.size(); i++) {
       Matcher m = PLACEHOLDER.matcher(lines.get(i));

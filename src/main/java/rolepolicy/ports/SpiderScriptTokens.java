@@ -50,13 +50,13 @@ final class SpiderScriptTokens {
       rule("(``)", " $1 ", "`"),
       rule("([ (\\[{<])(\"|'{2})", "$1 `` ", "\"'"),
       rule("(?i)(?<!\\w)(')(?!(?:re|ve|ll|m|t|s|d|n)\\b)(?=\\w)", "$1 ", "'"),
-      rule("([^.])(\\.)([\\])}>\"'»”’ ]*)\\s*$", "$1 $2 $3 ", "."),
+      rule("([^.])(\\.)([\\])}>\"'»”’ ]*+)\\s*$", "$1 $2 $3 ", "."),
       rule("([:,])([^\\d])", " $1 $2", ":,"),
       rule("([:,])$", " $1 ", ":,"),
       rule("\\.{2,}", " $0 ", "."),
       rule("[;@#$%&]", " $0 ", ";@#$%&"),
       rule("[\\u2012-\\u2015]", " $0 ", "\u2012\u2013\u2014\u2015"),
-      rule("([^.])(\\.)([\\])}>\"']*)\\s*$", "$1 $2$3 ", "."),
+      rule("([^.])(\\.)([\\])}>\"']*+)\\s*$", "$1 $2$3 ", "."),
       rule("[?!]", " $0 ", "?!"),
       rule("([^'])' ", "$1 ' ", "'"),
       rule("[*]", " $0 ", "*"),
@@ -95,14 +95,19 @@ final class SpiderScriptTokens {
     if (quotes.size() % 2 != 0) {
       throw new SpiderScript.Failure("AssertionError: Unexpected quote");
     }
+    // each quoted stretch becomes a key named by its place in the text, in one pass
     Map<String, String> values = new HashMap<>();
-    for (int i = quotes.size() - 1; i >= 0; i -= 2) {
-      int open = quotes.get(i - 1);
-      int close = quotes.get(i);
+    StringBuilder keyed = new StringBuilder(text.length());
+    int from = 0;
+    for (int i = 0; i < quotes.size(); i += 2) {
+      int open = quotes.get(i);
+      int close = quotes.get(i + 1);
       String key = "__val_" + open + "_" + close + "__";
       values.put(key, text.substring(open, close + 1));
-      text = text.substring(0, open) + key + text.substring(close + 1);
+      keyed.append(text, from, open).append(key);
+      from = close + 1;
     }
+    text = keyed.append(text, from, text.length()).toString();
     for (Rule r : BEFORE_PADDING) {
       text = r.apply(text);
     }
@@ -117,18 +122,46 @@ final class SpiderScriptTokens {
         toks.add(values.getOrDefault(lower, lower));
       }
     }
-    for (int i = toks.size() - 1; i >= 0; i--) {
-      if (toks.get(i).equals("=")) {
-        int before = Math.floorMod(i - 1, toks.size());
-        String pre = toks.get(before);
-        if (pre.equals("!") || pre.equals(">") || pre.equals("<")) {
-          List<String> joined = new ArrayList<>(i == 0 ? toks.subList(0, toks.size() - 1) : toks.subList(0, i - 1));
-          joined.add(pre + "=");
-          joined.addAll(toks.subList(i + 1, toks.size()));
-          toks = joined;
-        }
+    return joinEquals(toks);
+  }
+
+  /**
+   * The script's join of {@code ! > <} with a following {@code =}, from the last {@code =} back,
+   * built in one pass: at the first token the one before is the (joined) last.
+   */
+  private static List<String> joinEquals(List<String> toks) {
+    List<String> reversed = new ArrayList<>(toks.size());
+    int i = toks.size() - 1;
+    for (; i >= 1; i--) {
+      String tok = toks.get(i);
+      String pre = toks.get(i - 1);
+      if (tok.equals("=") && isJoined(pre)) {
+        reversed.add(pre + "=");
+        i--;
+      } else {
+        reversed.add(tok);
       }
     }
-    return toks;
+    List<String> joined = new ArrayList<>(toks.size() + 1);
+    if (i == 0) {
+      joined.add(toks.get(0));
+    }
+    for (int j = reversed.size() - 1; j >= 0; j--) {
+      joined.add(reversed.get(j));
+    }
+    if (i == 0 && toks.get(0).equals("=")) {
+      String pre = joined.get(joined.size() - 1);
+      if (isJoined(pre)) {
+        List<String> wrapped = new ArrayList<>(joined.subList(0, joined.size() - 1));
+        wrapped.add(pre + "=");
+        wrapped.addAll(joined.subList(1, joined.size()));
+        return wrapped;
+      }
+    }
+    return joined;
+  }
+
+  private static boolean isJoined(String tok) {
+    return tok.equals("!") || tok.equals(">") || tok.equals("<");
   }
 }

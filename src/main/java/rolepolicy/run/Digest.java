@@ -33,11 +33,7 @@ public final class Digest {
     StringBuilder all = new StringBuilder();
     List<Path> files = RuleBase.ruleFiles(rules);
     for (Path file : files) {
-      try {
-        all.append(file.getFileName()).append('\0').append(Files.readString(file, StandardCharsets.UTF_8)).append('\0');
-      } catch (IOException e) {
-        throw new InputException(file + ": cannot read the rule file (" + InputException.reason(e) + ")", e);
-      }
+      all.append(file.getFileName()).append('\0').append(rolepolicy.io.SmallText.read(file, "rule file")).append('\0');
     }
     return sha256(all.toString());
   }
@@ -47,7 +43,7 @@ public final class Digest {
     StringBuilder all = new StringBuilder();
     try (java.util.stream.Stream<Path> files = Files.list(folder)) {
       for (Path file : files.filter(f -> f.getFileName().toString().endsWith(".txt")).sorted().toList()) {
-        all.append(file.getFileName()).append('\0').append(Files.readString(file, StandardCharsets.UTF_8)).append('\0');
+        all.append(file.getFileName()).append('\0').append(rolepolicy.io.SmallText.read(file, "prompt template")).append('\0');
       }
     } catch (IOException e) {
       throw new InputException(folder + ": cannot read the prompt templates (" + InputException.reason(e) + ")", e);

@@ -69,6 +69,7 @@ public final class SqlAnalyzer {
    * when the text is outside the fast parser's part of SQL.
    */
   public static Select parseFast(String sql) {
+    SqlLimits.check(sql);
     return SpiderSqlParser.parse(sql);
   }
 
@@ -90,6 +91,7 @@ public final class SqlAnalyzer {
 
   /** {@link #parse}, with the fast parser first: JSqlParser's tree, built faster where it reads the text. */
   static Parsed parseFastFirst(String sql) {
+    SqlLimits.check(sql);
     Select fast = SpiderSqlParser.parse(sql);
     return fast != null ? new Parsed(fast, new TextPositions(sql)) : parse(sql);
   }
@@ -102,6 +104,7 @@ public final class SqlAnalyzer {
     if (sql.isBlank()) {
       throw new SqlAnalysisException("empty SQL text");
     }
+    SqlLimits.check(sql);
     String text = sql;
     for (int attempt = 0; ; attempt++) {
       TextPositions positions = new TextPositions(text);

@@ -119,4 +119,34 @@ class DecideCommandTest {
     assertEquals(0, own.code(), own.err());
     assertTrue(own.out().contains("PERMIT 2, DENY 0"), own.out());
   }
+
+  @Test
+  void aQueryNestedTooDeeplyOrWithTooManyOperatorsIsNamedWithTheLimit() throws Exception {
+    Path records = dir.resolve("hostile.jsonl");
+    String good = "{\"db_id\":\"d\",\"user\":\"User_1\",\"query\":\"SELECT a FROM t\",\"access_policy_sql\":"
+        + "\"GRANT USAGE ON SCHEMA d TO d_User_1; GRANT SELECT (a) ON d.t TO d_User_1\",\"schema_ddl\":"
+        + "\"CREATE TABLE t (a text, b text);\",\"ground_truth_label\":\"[]\"}";
+    String nested = "SELECT a FROM t WHERE " + "(".repeat(20_000) + "a = 1" + ")".repeat(20_000);
+    Files.writeString(records, good + "\n" + good.replace("SELECT a FROM t", nested) + "\n");
+    CommandRun deep = CommandRun.of("decide", records.toString(), "--out", dir.resolve("out").toString());
+    assertEquals(Main.BAD_INPUT, deep.code(), deep.err());
+    assertEquals("error: " + records + ":2: query: the SQL text nests parentheses deeper than the limit of 10\n", deep.err());
+
+    StringBuilder or = new StringBuilder("SELECT a FROM t WHERE a = 0");
+    for (int i = 1; i < 100_000; i++) {
+      or.append(" OR a = ").append(i % 10);
+    }
+    Files.writeString(records, good.replace("SELECT a FROM t", or.toString()) + "\n");
+    CommandRun chain = CommandRun.of("decide", records.toString(), "--out", dir.resolve("out").toString());
+    assertEquals(Main.BAD_INPUT, chain.code(), chain.err());
+    assertEquals("error: " + records + ":1: query: the SQL text is 900,018 characters long, over the limit of 100,000\n",
+        chain.err());
+
+    Files.writeString(records, good.replace("SELECT a FROM t", or.substring(0, 20_000)) + "\n");
+    CommandRun operators = CommandRun.of("decide", records.toString(), "--out", dir.resolve("out").toString());
+    assertEquals(Main.BAD_INPUT, operators.code(), operators.err());
+    assertEquals("error: " + records + ":1: query: the SQL text has more than 1,000 operators (AND, OR, + - * / = < > ...),"
+        + " the limit\n", operators.err());
+    assertFalse(Files.exists(dir.resolve("out/decisions.jsonl")));
+  }
 }

@@ -74,4 +74,33 @@ class EvaluateProfilesTest {
         + ": no dataset of profile analyst (generate --profile analyst writes it there by default)\n", run.err());
     assertTrue(Files.notExists(dir.resolve("none")));
   }
+
+  @Test
+  void aDatasetOfAnotherProfileIsRefused() throws Exception {
+    assertEquals("{\n  \"profile\" : \"strict\"\n}\n", Files.readString(dataset.resolveSibling("strict").resolve("profile.json")));
+    String predictions = TestData.spiderDir().resolveSibling("spider-predictions").resolve("codes-7b-dev.txt").toString();
+    CommandRun strict = CommandRun.of("evaluate", "--dataset", dataset.toString(), "--pred", predictions,
+        "--profile", "strict", "--out", dir.resolve("refused").toString(), "--no-cache");
+    assertEquals(2, strict.code(), strict.out());
+    assertTrue(Files.notExists(dataset.resolveSibling("profile.json")), "spec-v1's output is as before profiles");
+    assertTrue(strict.err().startsWith("--profile strict: " + dataset + " was generated under profile spec-v1 (its folder has no"
+        + " profile.json);"
+        + " give --dataset a split of profile strict (generate --profile strict writes data/strict/)\n"), strict.err());
+    CommandRun both = CommandRun.of("evaluate", "--dataset", dataset.resolveSibling("strict").resolve("dev.json").toString(),
+        "--pred", predictions, "--profile", "spec-v1,strict", "--out", dir.resolve("refused").toString(), "--no-cache");
+    assertEquals(2, both.code(), both.out());
+    assertTrue(both.err().startsWith("--profile spec-v1: " + dataset.resolveSibling("strict").resolve("dev.json")
+        + " was generated under profile strict (its profile.json)"), both.err());
+    assertTrue(Files.notExists(dir.resolve("refused")));
+  }
+
+  @Test
+  void withoutDatasetAProfileIsScoredOnItsOwn() {
+    CommandRun run = CommandRun.of("evaluate", "--pred",
+        TestData.spiderDir().resolveSibling("spider-predictions").resolve("codes-7b-dev.txt").toString(),
+        "--profile", "strict", "--out", dir.resolve("own").toString(), "--no-cache");
+    assertEquals(1, run.code(), run.out());
+    assertEquals("error: " + Path.of("data", "strict", "dev.json") + ": no dataset of profile strict"
+        + " (generate --profile strict writes it there by default)\n", run.err());
+  }
 }

@@ -65,4 +65,17 @@ class RuleBaseTest {
     assertTrue(e.getMessage().matches("(?s)" + java.util.regex.Pattern.quote(policy.toString()) + ":\\d+: .+"), e.getMessage());
     assertFalse(e.getMessage().contains("Parser returned a null Package"), e.getMessage());
   }
+
+  @Test
+  void aRuleFileThatIsADeviceOrOverTheLimitIsRefusedByName() throws Exception {
+    Path rules = copyOfRules();
+    Path zero = Files.createSymbolicLink(rules.resolve("zero.drl"), Path.of("/dev/zero"));
+    assertEquals(zero + ": the rule file is not a regular file (a device, pipe or socket); give a text file",
+        assertThrows(InputException.class, () -> RuleBase.load(RuleSet.of(rules), null)).getMessage());
+    Files.delete(zero);
+    Path large = rules.resolve("large.drl");
+    Files.write(large, new byte[rolepolicy.io.SmallText.LIMIT + 1]);
+    assertEquals(large + ": the rule file is over 1 MiB, the limit of a rule file; give a smaller file",
+        assertThrows(InputException.class, () -> RuleBase.load(RuleSet.of(rules), null)).getMessage());
+  }
 }

@@ -267,7 +267,7 @@ class SpiderSqlTest {
     assertFalse(SpiderSqlBuilder.hasWord("SELECT globs, _glob, glob2 FROM t", "GLOB"));
     assertTrue(SpiderSqlBuilder.hasWord("GLOB", "GLOB"));
     assertFalse(SpiderSqlBuilder.hasWord("'unclosed glob", "GLOB"));
-    assertEquals("SQL text nested too deeply", assertThrows(SpiderSqlException.class,
+    assertEquals("the SQL text nests parentheses deeper than the limit of 10", assertThrows(SpiderSqlException.class,
         () -> parse("SELECT Name FROM singer WHERE Age > " + "(".repeat(20_000) + "1" + ")".repeat(20_000)))
         .getMessage());
   }

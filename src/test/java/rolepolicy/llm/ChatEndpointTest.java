@@ -222,6 +222,17 @@ class ChatEndpointTest {
   }
 
   @Test
+  void aPromptTemplateThatIsADeviceOrOverTheLimitIsRefusedByName() throws Exception {
+    Path zero = Files.createSymbolicLink(temp.resolve("zero.txt"), Path.of("/dev/zero"));
+    assertEquals(zero + ": the prompt template is not a regular file (a device, pipe or socket); give a text file",
+        assertThrows(InputException.class, () -> PromptTemplate.read(zero, Set.of())).getMessage());
+    Path large = temp.resolve("large.txt");
+    Files.writeString(large, "x".repeat(rolepolicy.io.SmallText.LIMIT + 1));
+    assertEquals(large + ": the prompt template is over 1 MiB, the limit of a prompt template; give a smaller file",
+        assertThrows(InputException.class, () -> PromptTemplate.read(large, Set.of())).getMessage());
+  }
+
+  @Test
   void logProbabilitiesAreAskedForOnlyWhenSetAndGiveThePerplexity() throws Exception {
     java.util.List<Double> logprobs = java.util.List.of(-0.1, -0.2, 0.0, -0.5);
     try (LocalChatServer server = new LocalChatServer(r -> Reply.withLogprobs("SELECT 1", logprobs))) {
