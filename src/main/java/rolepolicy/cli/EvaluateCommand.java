@@ -92,7 +92,6 @@ public final class EvaluateCommand implements Callable<Integer> {
       CompletableFuture.runAsync(SqliteRunner::loadDriver);
     }
     List<GoldRecord> records = Evaluator.readDataset(data.dataset);
-    checkGrantsDataset(ruleFiles.ruleSet(), data.dataset, records);
     // the cache's keys (digests of the input files) while the predictions and schemas are read
     CompletableFuture<EvaluationCache> keyed = CompletableFuture.supplyAsync(() ->
         cacheFolder == null ? null : new EvaluationCache(cacheFolder, data.dataset, schemaFile.tables, ruleFiles.ruleSet(), databases.dir, query.timeout, records));
@@ -123,25 +122,6 @@ public final class EvaluateCommand implements Callable<Integer> {
   }
 
   /**
-   * Refuses to score under the grants profile a dataset not generated from GRANTs: that profile's
-   * policies are Public or Hidden only, so a record with another was made under another profile.
-   */
-  private static void checkGrantsDataset(RuleSet rules, Path dataset, List<GoldRecord> records) {
-    if (!rules.includes("grants")) {
-      return;
-    }
-    for (GoldRecord record : records) {
-      for (Map.Entry<String, String> policy : record.policies().entrySet()) {
-        if (!policy.getValue().equals("Public") && !policy.getValue().equals("Hidden")) {
-          throw new InputException(dataset + ": record " + record.id() + " has " + policy.getKey() + " " + policy.getValue()
-              + ", a policy no GRANT gives: this dataset was not generated under profile " + rules.profile()
-              + "; generate one with generate --profile grants --grants FILE --grant-role ROLE, and give it as --dataset");
-        }
-      }
-    }
-  }
-
-  /**
    * {@code --profile A,B,...}: the predictions scored under each profile, against that profile's
    * dataset ({@code --dataset} for the first; for another, the file of the same name in the folder
    * {@code generate --profile P} writes by default: {@code data/dev.json} gives {@code data/P/dev.json}),
@@ -168,7 +148,6 @@ public final class EvaluateCommand implements Callable<Integer> {
       RuleSet rules = new RuleSet(ruleFiles.rules, profile);
       Path dataset = datasets.get(profile);
       List<GoldRecord> records = Evaluator.readDataset(dataset);
-      checkGrantsDataset(rules, dataset, records);
       List<String> predicted = PredictionReader.read(predictions, records);
       Path cacheFolder = caching.folder();
       EvaluationCache cache = cacheFolder == null ? null

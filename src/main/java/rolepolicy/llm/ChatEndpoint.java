@@ -273,8 +273,9 @@ public final class ChatEndpoint {
         throw new EndpointException(settings.describe() + ": " + failure.message()
             + (attempt > 0 ? " (after " + attempt + (attempt == 1 ? " retry)" : " retries)") : ""), failure.status(), attempt);
       }
-      sleep(failure.retryAfter() != null ? failure.retryAfter() : backoff(settings.backoffSeconds(), attempt,
-          java.util.concurrent.ThreadLocalRandom.current().nextDouble()));
+      lastRetryWait = failure.retryAfter() != null ? failure.retryAfter() : backoff(settings.backoffSeconds(), attempt,
+          java.util.concurrent.ThreadLocalRandom.current().nextDouble());
+      sleep(lastRetryWait);
     }
   }
 
@@ -288,6 +289,9 @@ public final class ChatEndpoint {
     double full = backoffSeconds * 1000 * (1L << Math.min(attempt, 16));
     return Duration.ofMillis(Math.min(LONGEST_WAIT.toMillis(), Math.round(full / 2 + full / 2 * random)));
   }
+
+  /** The wait before the last retry of this endpoint (null before any), for a test to read instead of a clock. */
+  volatile Duration lastRetryWait;
 
   /** Why a request failed, whether to try again, and how long to wait first (null: the back-off). */
   private record Failure(String message, boolean retry, Integer status, Duration retryAfter) {}
